@@ -1,0 +1,104 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
+import swagger from '@fastify/swagger';
+import { guardFor } from './auth/guard.ts';
+import type { Config } from './config.ts';
+import type { Db } from './db/create-db.ts';
+import { ErrorSchema } from './http/envelope.ts';
+import { registerErrorHandling } from './http/error-handler.ts';
+import { registerRequestContext } from './http/prefer.ts';
+import { parseQuery, querystringSchema } from './http/query/index.ts';
+import type { Route } from './http/route.ts';
+import { validatorCompiler } from './http/validation.ts';
+import { authRoutes } from './modules/auth/auth.routes.ts';
+import { docsRoutes } from './modules/docs/docs.routes.ts';
+import { healthRoutes } from './modules/health/health.routes.ts';
+import { ssoProviderRoutes } from './modules/sso-providers/sso-providers.routes.ts';
+import { ssoSchemas } from './modules/sso-providers/sso-providers.schema.ts';
+import { userSchemas } from './modules/users/users.schema.ts';
+
+/** Every route of the server, in one visible list. Each declares its own access. */
+const ROUTES: Route[] = [
+  ...healthRoutes,
+  ...docsRoutes,
+  ...authRoutes,
+  ...ssoProviderRoutes,
+];
+
+export interface AppOptions {
+  config: Config;
+  db: Db;
+  /** Extra routes (tests); subject to the same access rules. */
+  extraRoutes?: Route[];
+}
+
+export async function buildApp({ config, db, extraRoutes = [] }: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    genReqId: () => randomUUID(),
+    bodyLimit: config.bodyLimit,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
+  });
+  app.decorate('db', db);
+  app.decorate('config', config);
+  app.decorateRequest('principal', null);
+  app.decorateRequest('parsedQuery', null as never);
+  app.setValidatorCompiler(validatorCompiler);
+  for (const schema of [ErrorSchema, ...userSchemas, ...ssoSchemas]) app.addSchema(schema);
+
+  // Secure by default: a route must say who may call it; its guard and query parsing come from that.
+  const patterns: Array<{ methods: string[]; regex: RegExp }> = [];
+  app.addHook('onRoute', (options: RouteOptions) => {
+    const access = options.config?.access;
+    if (!access) throw new Error(`route ${options.method} ${options.url} declares no access (public or permissions)`);
+    options.onRequest = [guardFor(access), ...toArray(options.onRequest)];
+    const query = options.config?.query;
+    if (query) {
+      options.schema = { ...options.schema, querystring: querystringSchema(query) };
+      options.preHandler = [
+        async (request) => {
+          request.parsedQuery = parseQuery(query, request.query as Record<string, unknown>);
+        },
+        ...toArray(options.preHandler),
+      ];
+    }
+    const methods = toArray(options.method).map(String);
+    patterns.push({ methods, regex: urlPattern(options.url) });
+  });
+  const allowedMethods = (path: string) => patterns.filter((p) => p.regex.test(path)).flatMap((p) => p.methods);
+
+  registerRequestContext(app);
+  registerErrorHandling(app, allowedMethods);
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: { title: 'Scent — BloodHound v2 API', version: '2' },
+      components: {
+        securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      },
+      security: [{ bearerAuth: [] }],
+    },
+    refResolver: { buildLocalReference: (json, _base, _frag, i) => String(json.$id ?? `def-${i}`) },
+  });
+
+  for (const r of [...ROUTES, ...extraRoutes]) {
+    if (r.config.enterprise && config.edition !== 'enterprise') continue;
+    app.route(r);
+  }
+  return app;
+}
+
+function toArray<T>(value: T | T[] | undefined): T[] {
+  if (value === undefined) return [];
+  return Array.isArray(value) ? value : [value];
+}
+
+function urlPattern(url: string): RegExp {
+  const source = url
+    .split('/')
+    .map((part) => (part.startsWith(':') ? '[^/]+' : part === '*' ? '.*' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('/');
+  return new RegExp(`^${source}/?$`);
+}

@@ -1,0 +1,131 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { SignJWT, errors as joseErrors, jwtVerify } from 'jose';
+import type { Kysely } from 'kysely';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/create-db.ts';
+import type { Database } from '../db/database.ts';
+import { nowMicros } from '../db/time.ts';
+import { ApiError, Messages, unauthorized } from '../http/errors.ts';
+import type { Principal } from './principal.ts';
+
+/**
+ * Bearer JWT sessions (CONTRACT §2): HS256, claims sub/jti/iat/exp/iss (+ `pt` = "user"|"client").
+ * A token is valid only while its session row exists and has not expired, so deleting the row
+ * revokes it at once on every instance that shares the database.
+ */
+const ISSUER = 'scent';
+const SETTING_KEY = 'jwt_signing_key';
+const keys = new WeakMap<Db, Uint8Array>();
+
+export async function signingKey(db: Db, config: Config): Promise<Uint8Array> {
+  const cached = keys.get(db);
+  if (cached) return cached;
+  let secret = config.jwtSecret;
+  if (!secret) {
+    const fresh = randomBytes(48).toString('base64url');
+    await db.kysely
+      .insertInto('settings')
+      .values({ key: SETTING_KEY, value: fresh, updated_at: nowMicros() })
+      .onConflict((oc) => oc.column('key').doNothing())
+      .execute();
+    const row = await db.kysely.selectFrom('settings').select('value').where('key', '=', SETTING_KEY).executeTakeFirstOrThrow();
+    secret = row.value;
+  }
+  const key = new TextEncoder().encode(secret);
+  keys.set(db, key);
+  return key;
+}
+
+export type SessionSubject = { userId: string } | { clientId: string };
+
+export interface IssuedSession {
+  token: string;
+  sessionId: string;
+  expiresAt: number;
+}
+
+export async function issueSession(
+  db: Db,
+  config: Config,
+  subject: SessionSubject,
+  ttlSeconds: number,
+  authMethod: string,
+): Promise<IssuedSession> {
+  const sessionId = randomUUID();
+  const now = nowMicros();
+  const expiresAt = now + ttlSeconds * 1_000_000;
+  const isUser = 'userId' in subject;
+  await db.kysely
+    .insertInto('sessions')
+    .values({
+      id: sessionId,
+      user_id: isUser ? subject.userId : null,
+      client_id: isUser ? null : subject.clientId,
+      auth_method: authMethod,
+      expires_at: expiresAt,
+      created_at: now,
+    })
+    .execute();
+  const token = await new SignJWT({ pt: isUser ? 'user' : 'client' })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(isUser ? subject.userId : subject.clientId)
+    .setJti(sessionId)
+    .setIssuer(ISSUER)
+    .setIssuedAt(Math.floor(now / 1_000_000))
+    .setExpirationTime(Math.floor(expiresAt / 1_000_000))
+    .sign(await signingKey(db, config));
+  return { token, sessionId, expiresAt };
+}
+
+/** Verifies a bearer JWT and its live session; returns the principal or throws 401/403. */
+export async function verifyBearer(db: Db, config: Config, token: string): Promise<Principal> {
+  let claims;
+  try {
+    ({ payload: claims } = await jwtVerify(token, await signingKey(db, config), {
+      algorithms: ['HS256'],
+      issuer: ISSUER,
+      requiredClaims: ['sub', 'jti', 'exp', 'iat'],
+    }));
+  } catch (err) {
+    if (err instanceof joseErrors.JOSEError || err instanceof TypeError) throw unauthorized();
+    throw err;
+  }
+  const session = await db.kysely
+    .selectFrom('sessions')
+    .selectAll()
+    .where('id', '=', String(claims.jti))
+    .executeTakeFirst();
+  if (!session || session.expires_at <= nowMicros()) throw unauthorized();
+  if (claims.pt === 'client') {
+    if (session.client_id !== claims.sub) throw unauthorized();
+    return { kind: 'client', sessionId: session.id, clientId: session.client_id };
+  }
+  if (session.user_id !== claims.sub) throw unauthorized();
+  return loadUserPrincipal(db.kysely, session.id, session.user_id);
+}
+
+export async function loadUserPrincipal(db: Kysely<Database>, sessionId: string, userId: string): Promise<Principal> {
+  const user = await db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
+  if (!user || user.deleted_at !== null) throw unauthorized();
+  if (user.is_disabled) throw new ApiError(403, Messages.userDisabled);
+  const rows = await db
+    .selectFrom('users_roles')
+    .innerJoin('roles_permissions', 'roles_permissions.role_id', 'users_roles.role_id')
+    .innerJoin('permissions', 'permissions.id', 'roles_permissions.permission_id')
+    .select(['permissions.authority', 'permissions.name'])
+    .where('users_roles.user_id', '=', userId)
+    .execute();
+  return {
+    kind: 'user',
+    sessionId,
+    user,
+    permissions: new Set(rows.map((r) => `${r.authority}/${r.name}`)),
+  };
+}
+
+/** Revokes sessions at once (logout, disable, SSO-provider deletion, client deletion). */
+export async function revokeSessions(db: Kysely<Database>, where: { userIds?: string[]; sessionId?: string; clientId?: string }) {
+  if (where.sessionId) await db.deleteFrom('sessions').where('id', '=', where.sessionId).execute();
+  if (where.clientId) await db.deleteFrom('sessions').where('client_id', '=', where.clientId).execute();
+  if (where.userIds?.length) await db.deleteFrom('sessions').where('user_id', 'in', where.userIds).execute();
+}

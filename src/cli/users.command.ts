@@ -1,0 +1,87 @@
+import { createUser, disableUser } from '../modules/users/users.service.ts';
+import { ROLE_NAMES } from '../auth/permissions.ts';
+import { toRfc3339 } from '../db/time.ts';
+import { UsageError, type Command } from './command.ts';
+import { databaseOption, openDatabase } from './server.command.ts';
+
+function required(values: Record<string, unknown>, name: string): string {
+  const v = values[name];
+  if (typeof v !== 'string' || !v) throw new UsageError(`--${name} is required`);
+  return v;
+}
+
+export const usersCreateCommand: Command = {
+  path: ['users', 'create'],
+  summary: 'create a user; prints its id',
+  usage: '--name NAME --email EMAIL --role ROLE [--password PW] [--sso-provider PROVIDER_NAME]',
+  options: {
+    name: { type: 'string', description: 'login name (principal name)' },
+    email: { type: 'string', description: 'e-mail address' },
+    role: { type: 'string', description: ROLE_NAMES.join(' | ') },
+    password: { type: 'string', description: 'password for POST /api/v2/login (optional)' },
+    'sso-provider': { type: 'string', description: 'link to an existing SSO provider by name' },
+    ...databaseOption,
+  },
+  async run({ values }) {
+    const input = {
+      principalName: required(values, 'name'),
+      email: required(values, 'email'),
+      roleName: required(values, 'role'),
+      password: values.password as string | undefined,
+      ssoProviderName: values['sso-provider'] as string | undefined,
+    };
+    const { db } = await openDatabase(values);
+    try {
+      const user = await createUser(db, input);
+      process.stdout.write(`${user.id}\n`);
+      return 0;
+    } finally {
+      await db.close();
+    }
+  },
+};
+
+export const usersDisableCommand: Command = {
+  path: ['users', 'disable'],
+  summary: 'disable a user and end its sessions',
+  usage: 'NAME [--database URL]',
+  options: { ...databaseOption },
+  async run({ values, positionals }) {
+    if (positionals.length !== 1) throw new UsageError('expected exactly one user NAME');
+    const { db } = await openDatabase(values);
+    try {
+      await disableUser(db, positionals[0]);
+      process.stdout.write(`disabled ${positionals[0]}\n`);
+      return 0;
+    } finally {
+      await db.close();
+    }
+  },
+};
+
+export const usersListCommand: Command = {
+  path: ['users', 'list'],
+  summary: 'list users (tab-separated: id, name, email, roles, disabled, last login)',
+  usage: '[--database URL]',
+  options: { ...databaseOption },
+  async run({ values }) {
+    const { db } = await openDatabase(values);
+    try {
+      const rows = await db.kysely
+        .selectFrom('users')
+        .leftJoin('users_roles', 'users_roles.user_id', 'users.id')
+        .leftJoin('roles', 'roles.id', 'users_roles.role_id')
+        .select(['users.id', 'users.principal_name', 'users.email_address', 'users.is_disabled', 'users.last_login', 'roles.name as role'])
+        .orderBy('users.principal_name')
+        .execute();
+      process.stdout.write('id\tname\temail\troles\tdisabled\tlast_login\n');
+      for (const r of rows) {
+        const last = r.last_login ? toRfc3339(r.last_login) : '-';
+        process.stdout.write(`${r.id}\t${r.principal_name}\t${r.email_address ?? ''}\t${r.role ?? ''}\t${r.is_disabled ? 'yes' : 'no'}\t${last}\n`);
+      }
+      return 0;
+    } finally {
+      await db.close();
+    }
+  },
+};

@@ -1,0 +1,116 @@
+/**
+ * Configuration is read once from flags and environment into a frozen, typed Config. Every flag
+ * has an environment twin; flags win. The README's configuration table mirrors FIELDS below.
+ */
+export type Edition = 'enterprise' | 'community';
+
+export interface Config {
+  readonly databaseUrl: string;
+  readonly host: string;
+  readonly port: number;
+  readonly edition: Edition;
+  /** HS256 signing key; when absent one is generated once and stored in the database. */
+  readonly jwtSecret: string | undefined;
+  /** Allow `Prefer: wait=-1` to remove the request deadline. */
+  readonly allowUnlimitedWait: boolean;
+  readonly logLevel: string;
+  /** Session (JWT) lifetime for logins, in seconds. */
+  readonly sessionTtlSeconds: number;
+  /** Request body limit in bytes (uploads have their own). */
+  readonly bodyLimit: number;
+  /** Requests per minute per principal / IP; 0 = off. */
+  readonly rateLimit: number;
+  /** Root URL clients reach this server at (login and callback URIs). */
+  readonly rootUrl: string;
+}
+
+interface Field {
+  key: keyof Config;
+  flag: string;
+  env: string;
+  default: string | undefined;
+  parse: (raw: string) => unknown;
+  help: string;
+}
+
+const int = (name: string, min: number, max: number) => (raw: string) => {
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(`${name} must be an integer between ${min} and ${max}, got "${raw}"`);
+  }
+  return Number(raw);
+};
+const bool = (name: string) => (raw: string) => {
+  if (/^(1|true|yes|on)$/i.test(raw)) return true;
+  if (/^(0|false|no|off|)$/i.test(raw)) return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+};
+const duration = (name: string) => (raw: string) => {
+  const seconds = parseDuration(raw);
+  if (seconds === null || seconds <= 0) throw new ConfigError(`${name} must be a duration like 8h, 30m or 3600s, got "${raw}"`);
+  return seconds;
+};
+
+export const FIELDS: Field[] = [
+  { key: 'databaseUrl', flag: '--database', env: 'SCENT_DATABASE_URL', default: 'sqlite:./data/scent.sqlite',
+    parse: (raw) => {
+      if (!/^(sqlite:|postgres(ql)?:\/\/)/.test(raw)) {
+        throw new ConfigError(`database URL must be sqlite:PATH, sqlite::memory: or postgres://..., got "${raw}"`);
+      }
+      return raw;
+    }, help: 'sqlite:PATH, sqlite::memory: or postgres://user@host:5432/db' },
+  { key: 'host', flag: '--host', env: 'SCENT_HOST', default: '127.0.0.1', parse: (raw) => raw, help: 'address to listen on' },
+  { key: 'port', flag: '--port', env: 'SCENT_PORT', default: '8080', parse: int('port', 0, 65535), help: 'TCP port' },
+  { key: 'edition', flag: '--edition', env: 'SCENT_EDITION', default: 'enterprise',
+    parse: (raw) => {
+      if (raw !== 'enterprise' && raw !== 'community') throw new ConfigError(`edition must be enterprise or community, got "${raw}"`);
+      return raw;
+    }, help: 'enterprise serves every route; community answers 404 on enterprise-only routes' },
+  { key: 'jwtSecret', flag: '--jwt-secret', env: 'SCENT_JWT_SECRET', default: undefined,
+    parse: (raw) => {
+      if (raw.length < 32) throw new ConfigError('JWT secret must be at least 32 characters');
+      return raw;
+    }, help: 'HS256 signing key (>= 32 chars); default: generated once and kept in the database' },
+  { key: 'allowUnlimitedWait', flag: '--allow-unlimited-wait', env: 'SCENT_ALLOW_UNLIMITED_WAIT', default: 'false',
+    parse: bool('allow-unlimited-wait'), help: 'honour Prefer: wait=-1 (no request deadline)' },
+  { key: 'logLevel', flag: '--log-level', env: 'SCENT_LOG_LEVEL', default: 'info',
+    parse: (raw) => {
+      if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(raw)) {
+        throw new ConfigError(`log level must be one of fatal, error, warn, info, debug, trace, silent; got "${raw}"`);
+      }
+      return raw;
+    }, help: 'pino log level' },
+  { key: 'sessionTtlSeconds', flag: '--session-ttl', env: 'SCENT_SESSION_TTL', default: '8h',
+    parse: duration('session-ttl'), help: 'lifetime of login sessions' },
+  { key: 'bodyLimit', flag: '--body-limit', env: 'SCENT_BODY_LIMIT', default: String(10 * 1024 * 1024),
+    parse: int('body-limit', 1024, 2 ** 31 - 1), help: 'largest JSON request body, bytes' },
+  { key: 'rateLimit', flag: '--rate-limit', env: 'SCENT_RATE_LIMIT', default: '0',
+    parse: int('rate-limit', 0, 1_000_000), help: 'requests per minute per principal and per IP; 0 = off' },
+  { key: 'rootUrl', flag: '--root-url', env: 'SCENT_ROOT_URL', default: '',
+    parse: (raw) => raw.replace(/\/+$/, ''), help: 'public URL of this server (default http://HOST:PORT)' },
+];
+
+export class ConfigError extends Error {}
+
+/** Parses "8h", "30m", "45s", "2d" or a bare number of seconds. */
+export function parseDuration(raw: string): number | null {
+  const m = /^(\d+)(s|m|h|d)?$/.exec(raw.trim());
+  if (!m) return null;
+  const unit = { s: 1, m: 60, h: 3600, d: 86400 }[(m[2] ?? 's') as 's' | 'm' | 'h' | 'd'];
+  return Number(m[1]) * unit;
+}
+
+/** Builds the Config from flag values (by flag name) over the environment over the defaults. */
+export function loadConfig(flags: Record<string, string | undefined> = {}, env: NodeJS.ProcessEnv = process.env): Config {
+  const out: Record<string, unknown> = {};
+  for (const field of FIELDS) {
+    const raw = flags[field.flag] ?? env[field.env] ?? field.default;
+    out[field.key] = raw === undefined ? undefined : field.parse(raw);
+  }
+  if (!out.rootUrl) out.rootUrl = `http://${out.host === '0.0.0.0' ? '127.0.0.1' : out.host}:${out.port}`;
+  return Object.freeze(out) as unknown as Config;
+}
+
+/** A config for tests and embedding: defaults plus overrides, ignoring the environment. */
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return Object.freeze({ ...loadConfig({}, {}), databaseUrl: 'sqlite::memory:', logLevel: 'silent', ...overrides });
+}

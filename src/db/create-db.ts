@@ -1,0 +1,113 @@
+import { Kysely, PostgresDialect, SqliteDialect, type LogEvent } from 'kysely';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import type { Database } from './database.ts';
+import { deadlineGuardedPool, sqliteDeadlineCheck } from './deadline.ts';
+
+export type DialectName = 'sqlite' | 'postgres';
+
+export interface Db {
+  kysely: Kysely<Database>;
+  dialect: DialectName;
+  /** The URL it was opened with, secrets redacted. */
+  description: string;
+  /** Cheap reachability probe (for /health and 503 decisions). */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+// BIGINT (int8) and NUMERIC counts come back from pg as strings; every one we store fits in 2^53.
+pg.types.setTypeParser(20, (v) => Number(v));
+pg.types.setTypeParser(1700, (v) => Number(v));
+
+export interface DbOptions {
+  /** Pool size for PostgreSQL. */
+  poolSize?: number;
+  log?: (event: LogEvent) => void;
+}
+
+/** Opens `sqlite:PATH`, `sqlite::memory:` or `postgres://...`. */
+export function createDb(url: string, options: DbOptions = {}): Db {
+  if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length), options);
+  if (url.startsWith('postgres://') || url.startsWith('postgresql://')) return openPostgres(url, options);
+  throw new Error(`unsupported database URL (expected sqlite:PATH, sqlite::memory: or postgres://...): ${url}`);
+}
+
+function openSqlite(path: string, options: DbOptions): Db {
+  const memory = path === ':memory:' || path === '';
+  if (!memory) mkdirSync(dirname(resolve(path)), { recursive: true });
+  const raw = new SQLite(memory ? ':memory:' : path);
+  raw.pragma('journal_mode = WAL');
+  raw.pragma('synchronous = NORMAL');
+  raw.pragma('foreign_keys = ON');
+  raw.pragma('busy_timeout = 5000');
+  raw.pragma('cache_size = -65536');
+  raw.pragma('temp_store = MEMORY');
+  // Unicode-aware lower(), so that case-insensitive matching is identical to PostgreSQL's.
+  raw.function('lower', { deterministic: true }, (v: unknown) =>
+    typeof v === 'string' ? v.toLowerCase() : v,
+  );
+  const kysely = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: sqliteDeadlineCheck(raw) }),
+    log: options.log,
+  });
+  return {
+    kysely,
+    dialect: 'sqlite',
+    description: memory ? 'sqlite::memory:' : `sqlite:${path}`,
+    async ping() {
+      try {
+        raw.prepare('select 1').get();
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    async close() {
+      await kysely.destroy();
+    },
+  };
+}
+
+function openPostgres(url: string, options: DbOptions): Db {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 10,
+    connectionTimeoutMillis: 3000,
+    idleTimeoutMillis: 30_000,
+  });
+  // An idle client that loses its server must not crash the process.
+  pool.on('error', () => {});
+  const kysely = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool: deadlineGuardedPool(pool, url) }),
+    log: options.log,
+  });
+  return {
+    kysely,
+    dialect: 'postgres',
+    description: redact(url),
+    async ping() {
+      try {
+        await pool.query('select 1');
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    async close() {
+      await kysely.destroy();
+    },
+  };
+}
+
+function redact(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return 'postgres://***';
+  }
+}

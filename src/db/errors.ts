@@ -1,0 +1,5 @@
+/** True when a database error is a UNIQUE constraint violation (both drivers). */
+export function isUniqueViolation(err: unknown): boolean {
+  const code = (err as { code?: string })?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}

@@ -1,0 +1,56 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { notFound } from '../../http/errors.ts';
+import { route } from '../../http/route.ts';
+
+/** The OpenAPI document generated from the route schemas, and an interactive viewer for it. */
+const require = createRequire(import.meta.url);
+const assetDir = dirname(require.resolve('swagger-ui-dist/package.json'));
+const ASSETS: Record<string, string> = {
+  'swagger-ui.css': 'text/css; charset=utf-8',
+  'swagger-ui-bundle.js': 'application/javascript; charset=utf-8',
+  'swagger-ui-standalone-preset.js': 'application/javascript; charset=utf-8',
+};
+const cache = new Map<string, Buffer>();
+
+const PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Scent API</title>
+<link rel="stylesheet" href="/api/v2/docs/swagger-ui.css"></head>
+<body><div id="ui"></div>
+<script src="/api/v2/docs/swagger-ui-bundle.js"></script>
+<script>window.ui = SwaggerUIBundle({ url: '/api/v2/spec', dom_id: '#ui', persistAuthorization: true });</script>
+</body></html>`;
+
+const hidden = { hide: true } as const;
+
+export const docsRoutes = [
+  route({
+    method: 'GET',
+    url: '/api/v2/spec',
+    config: { access: { public: true } },
+    schema: { ...hidden },
+    handler: async (request) => request.server.swagger(),
+  }),
+  route({
+    method: 'GET',
+    url: '/api/v2/docs',
+    config: { access: { public: true } },
+    schema: { ...hidden },
+    handler: async (_request, reply) => reply.type('text/html; charset=utf-8').send(PAGE),
+  }),
+  route<{ Params: { asset: string } }>({
+    method: 'GET',
+    url: '/api/v2/docs/:asset',
+    config: { access: { public: true } },
+    schema: { ...hidden },
+    handler: async (request, reply) => {
+      const { asset } = request.params;
+      const type = ASSETS[asset];
+      if (!type) throw notFound();
+      let body = cache.get(asset);
+      if (!body) cache.set(asset, (body = readFileSync(join(assetDir, asset))));
+      return reply.type(type).header('Cache-Control', 'public, max-age=86400').send(body);
+    },
+  }),
+];

@@ -1,0 +1,86 @@
+import type { Kysely } from 'kysely';
+import type { Database, OidcProviderRow, SsoProviderRow } from '../../db/database.ts';
+import { nowMicros } from '../../db/time.ts';
+import type { SsoConfig } from './sso-providers.schema.ts';
+
+type Q = Kysely<Database>;
+
+export async function findProvider(db: Q, id: number) {
+  return db.selectFrom('sso_providers').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function nameOrSlugTaken(db: Q, name: string, slug: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('sso_providers')
+    .select('id')
+    .where((eb) => eb.or([eb('name', '=', name), eb('slug', '=', slug)]))
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function roleExists(db: Q, id: number): Promise<boolean> {
+  return (await db.selectFrom('roles').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+}
+
+export async function insertOidcProvider(
+  db: Q,
+  input: { name: string; slug: string; type: number; config: SsoConfig; clientId: string; issuer: string },
+): Promise<OidcProviderRow> {
+  const now = nowMicros();
+  const stamp = { created_at: now, updated_at: now, deleted_at: null };
+  const provider = await db
+    .insertInto('sso_providers')
+    .values({ name: input.name, slug: input.slug, type: input.type, config: JSON.stringify(input.config), ...stamp })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return db
+    .insertInto('oidc_providers')
+    .values({ sso_provider_id: provider.id, client_id: input.clientId, issuer: input.issuer, ...stamp })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function usersOfProvider(db: Q, id: number) {
+  return db.selectFrom('users').selectAll().where('sso_provider_id', '=', id).orderBy('principal_name').execute();
+}
+
+/** Deletes the provider (its OIDC row cascades) and detaches its users. */
+export async function deleteProvider(db: Q, id: number): Promise<void> {
+  await db.updateTable('users').set({ sso_provider_id: null, updated_at: nowMicros() }).where('sso_provider_id', '=', id).execute();
+  await db.deleteFrom('sso_providers').where('id', '=', id).execute();
+}
+
+export function listProvidersQuery(db: Q) {
+  return db
+    .selectFrom('sso_providers')
+    .innerJoin('oidc_providers', 'oidc_providers.sso_provider_id', 'sso_providers.id')
+    .selectAll('sso_providers')
+    .select([
+      'oidc_providers.id as oidc_id',
+      'oidc_providers.client_id as oidc_client_id',
+      'oidc_providers.issuer as oidc_issuer',
+      'oidc_providers.created_at as oidc_created_at',
+      'oidc_providers.updated_at as oidc_updated_at',
+      'oidc_providers.deleted_at as oidc_deleted_at',
+    ]);
+}
+
+export type ProviderListRow = SsoProviderRow & {
+  oidc_id: number;
+  oidc_client_id: string;
+  oidc_issuer: string;
+  oidc_created_at: number;
+  oidc_updated_at: number;
+  oidc_deleted_at: number | null;
+};
+
+export function splitListRow(row: ProviderListRow): [SsoProviderRow, OidcProviderRow] {
+  const { oidc_id, oidc_client_id, oidc_issuer, oidc_created_at, oidc_updated_at, oidc_deleted_at, ...provider } = row;
+  return [
+    provider,
+    {
+      id: oidc_id, sso_provider_id: provider.id, client_id: oidc_client_id, issuer: oidc_issuer,
+      created_at: oidc_created_at, updated_at: oidc_updated_at, deleted_at: oidc_deleted_at,
+    },
+  ];
+}

@@ -1,0 +1,74 @@
+import { Type } from '@sinclair/typebox';
+import { DataEnvelope, errorResponses } from '../../http/envelope.ts';
+import { applyFilters, applySort, defineQuery } from '../../http/query/index.ts';
+import { route } from '../../http/route.ts';
+import { UserSchema } from '../users/users.schema.ts';
+import { listProvidersQuery, splitListRow, type ProviderListRow } from './sso-providers.repository.ts';
+import { CreateOidcBody, OidcProviderSchema, SsoProviderSchema, toWireProvider } from './sso-providers.schema.ts';
+import { createOidcProvider, deleteSsoProvider } from './sso-providers.service.ts';
+
+const listQuery = defineQuery({
+  filters: {
+    name: { kind: 'string', column: 'sso_providers.name', predicates: ['eq', '~eq', 'neq'] },
+    slug: { kind: 'string', column: 'sso_providers.slug', predicates: ['eq', '~eq', 'neq'] },
+  },
+  sortable: {
+    id: 'sso_providers.id',
+    name: 'sso_providers.name',
+    slug: 'sso_providers.slug',
+    created_at: 'sso_providers.created_at',
+    updated_at: 'sso_providers.updated_at',
+  },
+  defaultSort: [{ column: 'id' }],
+  tieBreaker: 'sso_providers.id',
+});
+
+export const ssoProviderRoutes = [
+  route({
+    method: 'GET',
+    url: '/api/v2/sso-providers',
+    config: { access: { permissions: [] }, query: listQuery },
+    schema: {
+      tags: ['sso'],
+      summary: 'List SSO providers',
+      response: { 200: DataEnvelope(Type.Array(Type.Ref(SsoProviderSchema))), ...errorResponses(400, 401, 403) },
+    },
+    handler: async (request) => {
+      const { db, config } = request.server;
+      let qb = listProvidersQuery(db.kysely);
+      qb = applySort(applyFilters(qb, listQuery, request.parsedQuery), listQuery, request.parsedQuery);
+      const rows = (await qb.execute()) as ProviderListRow[];
+      return { data: rows.map((row) => toWireProvider(...splitListRow(row), config.rootUrl)) };
+    },
+  }),
+  route<{ Body: CreateOidcBody }>({
+    method: 'POST',
+    url: '/api/v2/sso-providers/oidc',
+    config: { access: { permissions: ['auth/ManageProviders'] } },
+    schema: {
+      tags: ['sso'],
+      summary: 'Create an OIDC provider',
+      body: CreateOidcBody,
+      response: { 200: DataEnvelope(Type.Ref(OidcProviderSchema)), ...errorResponses(400, 401, 403, 409) },
+    },
+    handler: async (request) => ({ data: await createOidcProvider(request.server.db, request.body) }),
+  }),
+  route<{ Params: { sso_provider_id: number } }>({
+    method: 'DELETE',
+    url: '/api/v2/sso-providers/:sso_provider_id',
+    config: { access: { permissions: ['auth/ManageProviders'] } },
+    schema: {
+      tags: ['sso'],
+      summary: 'Delete an SSO provider; its users are kept, unlinked and signed out',
+      params: Type.Object({ sso_provider_id: Type.Integer({ format: 'int32' }) }),
+      response: {
+        200: DataEnvelope(Type.Object({ affected_users: Type.Array(Type.Ref(UserSchema)) })),
+        ...errorResponses(400, 401, 403, 404, 409),
+      },
+    },
+    handler: async (request) => {
+      const affected = await deleteSsoProvider(request.server.db, request.principal!, request.params.sso_provider_id);
+      return { data: { affected_users: affected } };
+    },
+  }),
+];

@@ -1,0 +1,54 @@
+import type { Db } from '../../db/create-db.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import { revokeSessions } from '../../auth/sessions.ts';
+import type { Principal } from '../../auth/principal.ts';
+import { badRequest, conflict, notFound } from '../../http/errors.ts';
+import { hydrateUsers } from '../users/users.repository.ts';
+import {
+  deleteProvider, findProvider, insertOidcProvider, nameOrSlugTaken, roleExists, usersOfProvider,
+} from './sso-providers.repository.ts';
+import { SSO_TYPE, normaliseConfig, slugFor, toWireOidc, type CreateOidcBody } from './sso-providers.schema.ts';
+
+const NAME_TAKEN = 'sso provider name must be unique';
+
+export async function createOidcProvider(db: Db, body: CreateOidcBody) {
+  const name = body.name.trim();
+  if (!name) throw badRequest('name must not be empty');
+  if (!body.client_id.trim()) throw badRequest('client_id must not be empty');
+  const config = normaliseConfig(body.config);
+  const slug = slugFor(name);
+  try {
+    const row = await db.kysely.transaction().execute(async (trx) => {
+      if (config.auto_provision.enabled && !(await roleExists(trx, config.auto_provision.default_role_id))) {
+        throw badRequest('role id is invalid');
+      }
+      if (await nameOrSlugTaken(trx, name, slug)) throw conflict(NAME_TAKEN);
+      return insertOidcProvider(trx, {
+        name, slug, type: SSO_TYPE.oidc, config, clientId: body.client_id, issuer: body.issuer,
+      });
+    });
+    return toWireOidc(row);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict(NAME_TAKEN); // a concurrent create won
+    throw err;
+  }
+}
+
+/**
+ * Deletes a provider in one transaction: its users stay, lose the link and their sessions.
+ * Returns those users as they were before the delete.
+ */
+export async function deleteSsoProvider(db: Db, caller: Principal, id: number) {
+  return db.kysely.transaction().execute(async (trx) => {
+    const provider = await findProvider(trx, id);
+    if (!provider) throw notFound();
+    if (caller.kind === 'user' && caller.user.sso_provider_id === id) {
+      throw conflict('user may not delete their own SSO auth provider');
+    }
+    const users = await usersOfProvider(trx, id);
+    const affected = await hydrateUsers(trx, users);
+    await revokeSessions(trx, { userIds: users.map((u) => u.id) });
+    await deleteProvider(trx, id);
+    return affected;
+  });
+}
