@@ -14,6 +14,9 @@ async function migrator(db: Db) {
     migrationTableName: 'scent_migrations',
     migrationLockTableName: 'scent_migrations_lock',
     migrationTableSchema: schema,
+    // Areas add migrations independently; a database that already ran a later-numbered one must
+    // still accept an earlier-numbered newcomer.
+    allowUnorderedMigrations: true,
   });
 }
 
