@@ -127,8 +127,8 @@ test('querystringSchema describes every accepted parameter', () => {
   assert.equal(schema.properties.limit.default, 50);
   assert.equal(schema.properties.hydrate.type, 'boolean');
   assert.equal(schema.properties.start.format, 'date-time');
-  assert.match(schema.properties.object_id.description, /Predicates: eq, neq\./);
-  assert.match(schema.properties.status.description, /names: Ready, Running/);
+  assert.match(String(schema.properties.object_id.description), /Predicates: eq, neq\./);
+  assert.match(String(schema.properties.status.description), /names: Ready, Running/);
   assert.deepEqual(querystringSchema(defineQuery({})).properties.skip, undefined);
   assert.doesNotThrow(() => JSON.stringify(schema));
 });
