@@ -4,6 +4,7 @@
  */
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { Micros } from './time.ts';
+import type { GraphTables } from '../graph/graph.tables.ts';
 
 export type Bool = 0 | 1;
 
@@ -89,7 +90,7 @@ export interface SettingTable {
   updated_at: Micros;
 }
 
-export interface Database {
+export interface Database extends GraphTables {
   permissions: PermissionTable;
   roles: RoleTable;
   roles_permissions: RolePermissionTable;
