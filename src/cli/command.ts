@@ -27,7 +27,7 @@ export function parse(command: Command, argv: string[]) {
       args: argv,
       options: {
         ...Object.fromEntries(
-          Object.entries(command.options).map(([name, { type, multiple }]) => [name, { type, multiple }]),
+          Object.entries(command.options).map(([name, { type, multiple }]) => [name, { type, multiple: multiple ?? false }]),
         ),
         help: { type: 'boolean', short: 'h' },
       },

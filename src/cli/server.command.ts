@@ -35,6 +35,9 @@ export const serveCommand: Command = {
     'allow-unlimited-wait': { type: 'boolean', description: 'honour Prefer: wait=-1 (env SCENT_ALLOW_UNLIMITED_WAIT)' },
     'log-level': { type: 'string', description: 'fatal..trace | silent (env SCENT_LOG_LEVEL, default info)' },
     'root-url': { type: 'string', description: 'public URL of this server (env SCENT_ROOT_URL)' },
+    'session-ttl': { type: 'string', description: 'login session lifetime, e.g. 8h (env SCENT_SESSION_TTL)' },
+    'body-limit': { type: 'string', description: 'largest JSON body in bytes (env SCENT_BODY_LIMIT)' },
+    'rate-limit': { type: 'string', description: 'requests/minute per principal and IP, 0 = off (env SCENT_RATE_LIMIT)' },
   },
   async run({ values }) {
     const { config, db } = await openDatabase(values);
