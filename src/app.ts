@@ -7,8 +7,9 @@ import type { Db } from './db/create-db.ts';
 import { ErrorSchema } from './http/envelope.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { registerRequestContext } from './http/prefer.ts';
+import { registerRateLimit } from './http/rate-limit.ts';
 import { parseQuery, querystringSchema } from './http/query/index.ts';
-import type { Route } from './http/route.ts';
+import type { Access, Route } from './http/route.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { docsRoutes } from './modules/docs/docs.routes.ts';
@@ -24,6 +25,20 @@ const ROUTES: Route[] = [
   ...authRoutes,
   ...ssoProviderRoutes,
 ];
+
+/** What a registered route declares about itself (for the permission walk and tooling). */
+export interface RouteEntry {
+  method: string;
+  url: string;
+  access: Access;
+  enterprise: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    routeTable: readonly RouteEntry[];
+  }
+}
 
 export interface AppOptions {
   config: Config;
@@ -50,6 +65,8 @@ export async function buildApp({ config, db, extraRoutes = [] }: AppOptions): Pr
 
   // Secure by default: a route must say who may call it; its guard and query parsing come from that.
   const patterns: Array<{ methods: string[]; regex: RegExp }> = [];
+  const routeTable: RouteEntry[] = [];
+  app.decorate('routeTable', routeTable);
   app.addHook('onRoute', (options: RouteOptions) => {
     const access = options.config?.access;
     if (!access) throw new Error(`route ${options.method} ${options.url} declares no access (public or permissions)`);
@@ -66,11 +83,13 @@ export async function buildApp({ config, db, extraRoutes = [] }: AppOptions): Pr
     }
     const methods = toArray(options.method).map(String);
     patterns.push({ methods, regex: urlPattern(options.url) });
+    for (const method of methods) routeTable.push({ method, url: options.url, access, enterprise: options.config?.enterprise === true });
   });
   const allowedMethods = (path: string) => patterns.filter((p) => p.regex.test(path)).flatMap((p) => p.methods);
 
   registerRequestContext(app);
   registerErrorHandling(app, allowedMethods);
+  registerRateLimit(app, config.rateLimit);
   await app.register(swagger, {
     openapi: {
       openapi: '3.0.3',
