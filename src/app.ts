@@ -15,6 +15,9 @@ import { authRoutes } from './modules/auth/auth.routes.ts';
 import { docsRoutes } from './modules/docs/docs.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { ssoProviderRoutes } from './modules/sso-providers/sso-providers.routes.ts';
+import { tokenRoutes } from './modules/tokens/tokens.routes.ts';
+import { versionRoutes } from './modules/version/version.routes.ts';
+import { registerSignedRequests } from './auth/signed-requests.ts';
 import { ssoSchemas } from './modules/sso-providers/sso-providers.schema.ts';
 import { userSchemas } from './modules/users/users.schema.ts';
 
@@ -24,6 +27,8 @@ const ROUTES: Route[] = [
   ...docsRoutes,
   ...authRoutes,
   ...ssoProviderRoutes,
+  ...versionRoutes,
+  ...tokenRoutes,
 ];
 
 /** What a registered route declares about itself (for the permission walk and tooling). */
@@ -90,6 +95,7 @@ export async function buildApp({ config, db, extraRoutes = [] }: AppOptions): Pr
   registerRequestContext(app);
   registerErrorHandling(app, allowedMethods);
   registerRateLimit(app, config.rateLimit);
+  registerSignedRequests(app);
   await app.register(swagger, {
     openapi: {
       openapi: '3.0.3',

@@ -4,6 +4,7 @@
  */
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { Micros } from './time.ts';
+import type { AuthTokenTables } from '../auth/tokens.tables.ts';
 import type { GraphTables } from '../graph/graph.tables.ts';
 
 export type Bool = 0 | 1;
@@ -90,7 +91,7 @@ export interface SettingTable {
   updated_at: Micros;
 }
 
-export interface Database extends GraphTables {
+export interface Database extends GraphTables, AuthTokenTables {
   permissions: PermissionTable;
   roles: RoleTable;
   roles_permissions: RolePermissionTable;

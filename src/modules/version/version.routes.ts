@@ -1,0 +1,32 @@
+import { readFileSync } from 'node:fs';
+import { Type } from '@sinclair/typebox';
+import { DataEnvelope, errorResponses } from '../../http/envelope.ts';
+import { route } from '../../http/route.ts';
+
+const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
+
+/** BloodHound's answer: the API versions and the server's own version. */
+export const VERSION = {
+  API: { current_version: 'v2', deprecated_version: 'v1' },
+  server_version: `v${pkg.version}`,
+};
+
+const VersionSchema = Type.Object({
+  API: Type.Object({ current_version: Type.String(), deprecated_version: Type.String() }),
+  server_version: Type.String(),
+});
+
+export const versionRoutes = [
+  route({
+    method: 'GET',
+    url: '/api/version',
+    // BloodHound requires authentication here; clients call it first to check their credentials.
+    config: { access: { permissions: [] } },
+    schema: {
+      tags: ['meta'],
+      summary: 'API and server version (any signed-in user; bearer or signed request)',
+      response: { 200: DataEnvelope(VersionSchema), ...errorResponses(400, 401, 403) },
+    },
+    handler: async () => ({ data: VERSION }),
+  }),
+];
