@@ -19,6 +19,14 @@ import { tokenRoutes } from './modules/tokens/tokens.routes.ts';
 import { versionRoutes } from './modules/version/version.routes.ts';
 import { registerSignedRequests } from './auth/signed-requests.ts';
 import { ssoSchemas } from './modules/sso-providers/sso-providers.schema.ts';
+import { clientRoutes } from './modules/clients/clients.routes.ts';
+import { clientSchemas } from './modules/clients/clients.schema.ts';
+import { eventRoutes } from './modules/events/events.routes.ts';
+import { eventSchemas } from './modules/events/events.schema.ts';
+import { registerScheduler } from './modules/events/scheduler.ts';
+import { jobClientRoutes } from './modules/jobs/jobs-client.routes.ts';
+import { jobRoutes } from './modules/jobs/jobs.routes.ts';
+import { jobSchemas } from './modules/jobs/jobs.schema.ts';
 import { userSchemas } from './modules/users/users.schema.ts';
 
 /** Every route of the server, in one visible list. Each declares its own access. */
@@ -27,6 +35,10 @@ const ROUTES: Route[] = [
   ...docsRoutes,
   ...authRoutes,
   ...ssoProviderRoutes,
+  ...clientRoutes,
+  ...eventRoutes,
+  ...jobRoutes,
+  ...jobClientRoutes,
   ...versionRoutes,
   ...tokenRoutes,
 ];
@@ -66,7 +78,7 @@ export async function buildApp({ config, db, extraRoutes = [] }: AppOptions): Pr
   app.decorateRequest('principal', null);
   app.decorateRequest('parsedQuery', null as never);
   app.setValidatorCompiler(validatorCompiler);
-  for (const schema of [ErrorSchema, ...userSchemas, ...ssoSchemas]) app.addSchema(schema);
+  for (const schema of [ErrorSchema, ...userSchemas, ...ssoSchemas, ...clientSchemas, ...eventSchemas, ...jobSchemas]) app.addSchema(schema);
 
   // Secure by default: a route must say who may call it; its guard and query parsing come from that.
   const patterns: Array<{ methods: string[]; regex: RegExp }> = [];
@@ -96,6 +108,7 @@ export async function buildApp({ config, db, extraRoutes = [] }: AppOptions): Pr
   registerErrorHandling(app, allowedMethods);
   registerRateLimit(app, config.rateLimit);
   registerSignedRequests(app);
+  if (config.edition === 'enterprise') registerScheduler(app, db, config.schedulerInterval);
   await app.register(swagger, {
     openapi: {
       openapi: '3.0.3',

@@ -22,6 +22,8 @@ export interface Config {
   readonly rateLimit: number;
   /** Root URL clients reach this server at (login and callback URIs). */
   readonly rootUrl: string;
+  /** Seconds between passes of the collection scheduler (enterprise); 0 = off. */
+  readonly schedulerInterval: number;
 }
 
 interface Field {
@@ -87,6 +89,12 @@ export const FIELDS: Field[] = [
     parse: int('rate-limit', 0, 1_000_000), help: 'requests per minute per principal and per IP; 0 = off' },
   { key: 'rootUrl', flag: '--root-url', env: 'SCENT_ROOT_URL', default: '',
     parse: (raw) => raw.replace(/\/+$/, ''), help: 'public URL of this server (default http://HOST:PORT)' },
+  { key: 'schedulerInterval', flag: '--scheduler-interval', env: 'SCENT_SCHEDULER_INTERVAL', default: '30s',
+    parse: (raw) => {
+      const seconds = parseDuration(raw);
+      if (seconds === null) throw new ConfigError(`scheduler-interval must be a duration like 30s or 5m (0 = off), got "${raw}"`);
+      return seconds;
+    }, help: 'seconds between collection-scheduler passes (enterprise); 0 = off' },
 ];
 
 export class ConfigError extends Error {}

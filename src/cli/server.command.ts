@@ -38,6 +38,7 @@ export const serveCommand: Command = {
     'session-ttl': { type: 'string', description: 'login session lifetime, e.g. 8h (env SCENT_SESSION_TTL)' },
     'body-limit': { type: 'string', description: 'largest JSON body in bytes (env SCENT_BODY_LIMIT)' },
     'rate-limit': { type: 'string', description: 'requests/minute per principal and IP, 0 = off (env SCENT_RATE_LIMIT)' },
+    'scheduler-interval': { type: 'string', description: 'collection scheduler period, 0 = off (env SCENT_SCHEDULER_INTERVAL, default 30s)' },
   },
   async run({ values }) {
     const { config, db } = await openDatabase(values);

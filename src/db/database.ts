@@ -6,6 +6,7 @@ import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { Micros } from './time.ts';
 import type { AuthTokenTables } from '../auth/tokens.tables.ts';
 import type { GraphTables } from '../graph/graph.tables.ts';
+import type { CollectionTables } from '../modules/jobs/collection.tables.ts';
 
 export type Bool = 0 | 1;
 
@@ -91,7 +92,7 @@ export interface SettingTable {
   updated_at: Micros;
 }
 
-export interface Database extends GraphTables, AuthTokenTables {
+export interface Database extends GraphTables, CollectionTables, AuthTokenTables {
   permissions: PermissionTable;
   roles: RoleTable;
   roles_permissions: RolePermissionTable;

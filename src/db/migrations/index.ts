@@ -1,11 +1,13 @@
 import type { Migration } from 'kysely';
 import * as m0001 from './0001-foundation.ts';
 import * as m0002 from './0002-graph.ts';
+import * as m0004 from './0004-collection.ts';
 import * as m0005 from './0005-auth-tokens.ts';
 
 /** Every migration, in order. Files are frozen once committed: add a new one instead of editing. */
 export const migrations: Record<string, Migration> = {
   '0001-foundation': m0001,
   '0002-graph': m0002,
+  '0004-collection': m0004,
   '0005-auth-tokens': m0005,
 };

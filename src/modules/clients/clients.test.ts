@@ -1,0 +1,96 @@
+import { test, after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { createTestApp, errorOf, type TestApp } from '../../test/harness.ts';
+import { makeClient } from '../jobs/collection.fixtures.ts';
+
+let t: TestApp;
+let admin: string;
+before(async () => {
+  t = await createTestApp({ schedulerInterval: 0 });
+  admin = (await t.login('Administrator')).token;
+});
+after(() => t.close());
+
+test('clients: create, get, list, rename, delete', async () => {
+  const res = await t.request({ method: 'POST', url: '/api/v2/clients', token: admin, body: { name: 'dc01-collector', type: 'sharphound', domain_controller: 'dc01.corp' } });
+  assert.equal(res.statusCode, 200, res.body);
+  const c = res.json().data;
+  assert.deepEqual(Object.keys(c).sort(), ['created_at', 'current_job_id', 'deleted_at', 'domain_controller', 'hostname', 'id', 'ip_address', 'last_checkin', 'name', 'type', 'updated_at']);
+  assert.match(c.id, /^[0-9a-f-]{36}$/);
+  assert.deepEqual(c.last_checkin, { time: '0001-01-01T00:00:00Z', valid: false });
+  assert.deepEqual(c.current_job_id, { int32: 0, valid: false });
+
+  const got = await t.request({ method: 'GET', url: `/api/v2/clients/${c.id}`, token: admin });
+  assert.deepEqual(got.json().data, c);
+  const list = await t.request({ method: 'GET', url: '/api/v2/clients?name=~eq:DC01', token: admin });
+  assert.equal(list.json().count, 1);
+  assert.equal(list.json().data[0].id, c.id);
+
+  const renamed = await t.request({ method: 'PUT', url: `/api/v2/clients/${c.id}`, token: admin, body: { name: 'renamed' } });
+  assert.equal(renamed.json().data.name, 'renamed');
+  assert.equal(renamed.json().data.domain_controller, 'dc01.corp');
+
+  const del = await t.request({ method: 'DELETE', url: `/api/v2/clients/${c.id}`, token: admin });
+  assert.equal(del.statusCode, 200);
+  assert.deepEqual(errorOf(await t.request({ method: 'GET', url: `/api/v2/clients/${c.id}`, token: admin })), { status: 404, messages: ['resource not found'] });
+  assert.deepEqual(errorOf(await t.request({ method: 'DELETE', url: `/api/v2/clients/${c.id}`, token: admin })), { status: 404, messages: ['resource not found'] });
+});
+
+test('clients: bad input, duplicates, unknown and malformed ids', async () => {
+  assert.deepEqual(errorOf(await t.request({ method: 'POST', url: '/api/v2/clients', token: admin, body: { name: '', type: 'nmap' } })), {
+    status: 400, messages: ['name must not be empty', 'type must be equal to one of the allowed values'],
+  });
+  await makeClient(t, admin, 'dup');
+  assert.deepEqual(errorOf(await t.request({ method: 'POST', url: '/api/v2/clients', token: admin, body: { name: 'dup', type: 'azurehound' } })), {
+    status: 409, messages: ['client name must be unique'],
+  });
+  assert.deepEqual(errorOf(await t.request({ method: 'GET', url: '/api/v2/clients/not-a-uuid', token: admin })), { status: 404, messages: ['resource not found'] });
+  assert.deepEqual(errorOf(await t.request({ method: 'GET', url: '/api/v2/clients/00000000-0000-4000-8000-000000000000', token: admin })), { status: 404, messages: ['resource not found'] });
+});
+
+test('clients: permissions (clients/Read to read, clients/Manage to write)', async () => {
+  const user = (await t.login('User')).token;
+  const readOnly = (await t.login('Read-Only')).token;
+  assert.equal((await t.request({ method: 'GET', url: '/api/v2/clients', token: user })).statusCode, 200);
+  assert.deepEqual(errorOf(await t.request({ method: 'GET', url: '/api/v2/clients', token: readOnly })), { status: 403, messages: ['not authorized'] });
+  assert.deepEqual(errorOf(await t.request({ method: 'POST', url: '/api/v2/clients', token: user, body: { name: 'x', type: 'sharphound' } })), { status: 403, messages: ['not authorized'] });
+  assert.deepEqual(errorOf(await t.request({ method: 'GET', url: '/api/v2/clients' })), { status: 401, messages: ['authentication is invalid'] });
+});
+
+test('client tokens: the client principal polls; a new token or deleting the client revokes', async () => {
+  const c = await makeClient(t, admin, 'token-client');
+  const poll = (token: string) => t.request({ method: 'GET', url: '/api/v2/jobs/available', token });
+  assert.equal((await poll(c.token)).statusCode, 200);
+  const checked = (await t.request({ method: 'GET', url: `/api/v2/clients/${c.id}`, token: admin })).json().data;
+  assert.equal(checked.last_checkin.valid, true);
+
+  const again = await t.request({ method: 'PUT', url: `/api/v2/clients/${c.id}/token`, token: admin });
+  const fresh = again.json().data;
+  assert.equal(fresh.client_id, c.id);
+  assert.deepEqual(errorOf(await poll(c.token)), { status: 401, messages: ['authentication is invalid'] });
+  assert.equal((await poll(fresh.token)).statusCode, 200);
+
+  await t.request({ method: 'DELETE', url: `/api/v2/clients/${c.id}`, token: admin });
+  assert.deepEqual(errorOf(await poll(fresh.token)), { status: 401, messages: ['authentication is invalid'] });
+  // A client token is no user: management routes answer 403.
+  const other = await makeClient(t, admin, 'token-client-2');
+  assert.deepEqual(errorOf(await t.request({ method: 'GET', url: '/api/v2/clients', token: other.token })), { status: 403, messages: ['not authorized'] });
+});
+
+test('community edition: every collection route is an unknown route', async () => {
+  const ce = await createTestApp({ edition: 'community', schedulerInterval: 0 });
+  try {
+    const token = (await ce.login('Administrator')).token;
+    for (const [method, url] of [
+      ['GET', '/api/v2/clients'], ['POST', '/api/v2/clients'], ['GET', '/api/v2/clients/00000000-0000-4000-8000-000000000000'],
+      ['PUT', '/api/v2/clients/00000000-0000-4000-8000-000000000000/token'], ['GET', '/api/v2/events'], ['GET', '/api/v2/events/1'],
+      ['GET', '/api/v2/jobs'], ['GET', '/api/v2/jobs/1'], ['PUT', '/api/v2/jobs/1/cancel'], ['GET', '/api/v2/jobs/available'],
+      ['POST', '/api/v2/jobs/start'], ['POST', '/api/v2/jobs/end'], ['GET', '/api/v2/jobs/current'],
+    ] as const) {
+      const res = await ce.request({ method, url, token });
+      assert.deepEqual(errorOf(res), { status: 404, messages: ['resource not found'] }, `${method} ${url}`);
+    }
+  } finally {
+    await ce.close();
+  }
+});

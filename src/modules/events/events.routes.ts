@@ -1,0 +1,73 @@
+import { Type } from '@sinclair/typebox';
+import { DataEnvelope, errorResponses } from '../../http/envelope.ts';
+import { applyFilters, applySort, defineQuery, type ParsedQuery } from '../../http/query/index.ts';
+import { route } from '../../http/route.ts';
+import { EventBody, EventSchema } from './events.schema.ts';
+import { createEvent, getEvent, removeEvent, replaceEvent, toWireEvents } from './events.service.ts';
+
+const hydrateParams = {
+  hydrate_ous: { type: 'boolean', default: true, description: 'true: OU references with name, type, exists; false: objectids' },
+  hydrate_domains: { type: 'boolean', default: true, description: 'true: domain references; false: objectids' },
+} as const;
+const oneQuery = defineQuery({ params: hydrateParams });
+const listQuery = defineQuery({
+  filters: {
+    client_id: { kind: 'uuid', column: 'client_events.client_id' },
+    title: { kind: 'string', column: 'client_events.title' },
+    created_at: { kind: 'timestamp', column: 'client_events.created_at' },
+  },
+  sortable: { id: 'client_events.id', title: 'client_events.title', created_at: 'client_events.created_at', updated_at: 'client_events.updated_at' },
+  defaultSort: [{ column: 'id' }],
+  tieBreaker: 'client_events.id',
+  params: hydrateParams,
+});
+
+const flags = (q: ParsedQuery) => ({ ous: q.params.hydrate_ous !== false, domains: q.params.hydrate_domains !== false });
+const Params = Type.Object({ event_id: Type.Integer({ format: 'int32' }) });
+type P = { Params: { event_id: number } };
+const tags = ['events'];
+const Event = Type.Ref(EventSchema);
+
+export const eventRoutes = [
+  route({
+    method: 'GET',
+    url: '/api/v2/events',
+    config: { access: { permissions: ['clients/Read'] }, enterprise: true, query: listQuery },
+    schema: { tags, summary: 'List scheduled collection events', response: { 200: DataEnvelope(Type.Array(Event)), ...errorResponses(400, 401, 403) } },
+    handler: async (request) => {
+      const db = request.server.db.kysely;
+      const qb = applySort(applyFilters(db.selectFrom('client_events').selectAll(), listQuery, request.parsedQuery), listQuery, request.parsedQuery);
+      return { data: await toWireEvents(db, await qb.execute(), flags(request.parsedQuery)) };
+    },
+  }),
+  route<{ Body: EventBody }>({
+    method: 'POST',
+    url: '/api/v2/events',
+    config: { access: { permissions: ['clients/Manage'] }, enterprise: true, query: oneQuery },
+    schema: { tags, summary: 'Schedule a recurring collection', body: EventBody, response: { 200: DataEnvelope(Event), ...errorResponses(400, 401, 403) } },
+    handler: async (request) => ({ data: await createEvent(request.server.db, request.body, flags(request.parsedQuery)) }),
+  }),
+  route<P>({
+    method: 'GET',
+    url: '/api/v2/events/:event_id',
+    config: { access: { permissions: ['clients/Read'] }, enterprise: true, query: oneQuery },
+    schema: { tags, summary: 'Get a scheduled collection event (spec 4.8)', params: Params, response: { 200: DataEnvelope(Event), ...errorResponses(400, 401, 403, 404) } },
+    handler: async (request) => ({ data: await getEvent(request.server.db, request.params.event_id, flags(request.parsedQuery)) }),
+  }),
+  route<P & { Body: EventBody }>({
+    method: 'PUT',
+    url: '/api/v2/events/:event_id',
+    config: { access: { permissions: ['clients/Manage'] }, enterprise: true, query: oneQuery },
+    schema: { tags, summary: 'Replace a scheduled collection event', params: Params, body: EventBody, response: { 200: DataEnvelope(Event), ...errorResponses(400, 401, 403, 404) } },
+    handler: async (request) => ({
+      data: await replaceEvent(request.server.db, request.params.event_id, request.body, flags(request.parsedQuery)),
+    }),
+  }),
+  route<P>({
+    method: 'DELETE',
+    url: '/api/v2/events/:event_id',
+    config: { access: { permissions: ['clients/Manage'] }, enterprise: true },
+    schema: { tags, summary: 'Delete a scheduled collection event (its jobs stay)', params: Params, response: { 200: DataEnvelope(Event), ...errorResponses(400, 401, 403, 404) } },
+    handler: async (request) => ({ data: await removeEvent(request.server.db, request.params.event_id) }),
+  }),
+];

@@ -1,0 +1,78 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/database.ts';
+import type { Db } from '../../db/create-db.ts';
+import { nowMicros } from '../../db/time.ts';
+import { badRequest, notFound } from '../../http/errors.ts';
+import { findClient } from '../clients/clients.repository.ts';
+import type { ClientEventRow } from '../jobs/collection.tables.ts';
+import { bumpJobsVersion, targetIds } from '../jobs/jobs.repository.ts';
+import { resolveObjectIds } from '../jobs/targets.repository.ts';
+import { deleteEvent, findEvent, insertEvent, storedSwitches, updateEvent } from './events.repository.ts';
+import { nextOccurrence, normaliseRule } from './rrule.ts';
+import { toWireEvent, type EventBody } from './events.schema.ts';
+
+export const CLIENT_INVALID = 'client id is invalid';
+
+export interface HydrateFlags {
+  ous: boolean;
+  domains: boolean;
+}
+
+export async function toWireEvents(db: Kysely<Database>, rows: ClientEventRow[], flags: HydrateFlags) {
+  const ids = targetIds(rows, flags.ous, flags.domains);
+  const resolved = ids.size ? await resolveObjectIds(db, ids) : new Map();
+  return rows.map((r) => toWireEvent(r, { ...flags, resolved }));
+}
+
+/** Stored columns of an event body; the next run is the rule's first occurrence from now on. */
+function fromBody(body: EventBody, now: number) {
+  const rrule = normaliseRule(body.rrule, now);
+  return {
+    client_id: body.client_id.toLowerCase(),
+    title: body.title ?? '',
+    rrule,
+    ous: JSON.stringify(body.ous ?? []),
+    domains: JSON.stringify(body.domains ?? []),
+    next_run_at: nextOccurrence(rrule, now, true),
+    ...storedSwitches(body),
+  };
+}
+
+export async function createEvent(db: Db, body: EventBody, flags: HydrateFlags) {
+  const now = nowMicros();
+  const values = fromBody(body, now);
+  const row = await db.kysely.transaction().execute(async (trx) => {
+    if (!(await findClient(trx, values.client_id))) throw badRequest(CLIENT_INVALID);
+    return insertEvent(trx, { ...values, created_at: now, updated_at: now, deleted_at: null });
+  });
+  return (await toWireEvents(db.kysely, [row], flags))[0];
+}
+
+export async function getEvent(db: Db, id: number, flags: HydrateFlags) {
+  const row = await findEvent(db.kysely, id);
+  if (!row) throw notFound();
+  return (await toWireEvents(db.kysely, [row], flags))[0];
+}
+
+/** Full replace; the schedule restarts from now (occurrences already turned into jobs stay). */
+export async function replaceEvent(db: Db, id: number, body: EventBody, flags: HydrateFlags) {
+  const now = nowMicros();
+  const values = fromBody(body, now);
+  const row = await db.kysely.transaction().execute(async (trx) => {
+    if (!(await findEvent(trx, id))) throw notFound();
+    if (!(await findClient(trx, values.client_id))) throw badRequest(CLIENT_INVALID);
+    return updateEvent(trx, id, { ...values, updated_at: now });
+  });
+  return (await toWireEvents(db.kysely, [row!], flags))[0];
+}
+
+/** Deletes the event; jobs it produced stay (their event_id becomes null). */
+export async function removeEvent(db: Db, id: number) {
+  const row = await db.kysely.transaction().execute(async (trx) => {
+    const found = await findEvent(trx, id);
+    if (!found || !(await deleteEvent(trx, id))) throw notFound();
+    await bumpJobsVersion(trx, found.client_id);
+    return found;
+  });
+  return (await toWireEvents(db.kysely, [row], { ous: false, domains: false }))[0];
+}

@@ -1,0 +1,93 @@
+/**
+ * GET /api/v2/jobs/available: the calling client's ready, due jobs, with an ETag that is computed
+ * without building the answer, so that a 304 revalidation is cheap.
+ *
+ * The ETag hashes (query string, clients.jobs_version, number of ready jobs due now, graph stamp):
+ * - jobs_version is bumped in the same transaction as every write that changes the client's jobs or
+ *   its name (insertJob, start, end, cancel, event delete, scheduler, rename);
+ * - with the version fixed the set of ready jobs is fixed, and the due subset only grows with time,
+ *   so its size identifies it;
+ * - the graph stamp covers the hydrated OU / domain references (nodes.last_seen is set by every
+ *   ingest write; a node appearing or vanishing changes the count and id sum).
+ * The stamp is read before the rows: a write in between can only make the ETag stale (one more 200
+ * later), never make a 304 hide a change.
+ */
+import { createHash } from 'node:crypto';
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../../db/database.ts';
+import { nowMicros } from '../../db/time.ts';
+import { applyFilters, applySort, type ParsedQuery } from '../../http/query/index.ts';
+import { JobStatus } from './job-status.ts';
+import { availableQuery } from './jobs.query.ts';
+import { jobsSelect, targetIds } from './jobs.repository.ts';
+import { toWireJob } from './jobs.schema.ts';
+import { graphStamp, resolveObjectIds, type Resolved } from './targets.repository.ts';
+
+type Q = Kysely<Database>;
+
+/** Distinct target objectids of a client's ready jobs, by (client, jobs_version): immutable, so cacheable. */
+const targetCache = new WeakMap<Q, Map<string, string[]>>();
+const TARGET_CACHE_MAX = 20_000;
+
+async function readyTargets(db: Q, clientId: string, version: number): Promise<string[]> {
+  let cache = targetCache.get(db);
+  if (!cache) targetCache.set(db, (cache = new Map()));
+  const key = `${clientId}:${version}`;
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const rows = await db.selectFrom('client_jobs').select(['ous', 'domains'])
+    .where('client_id', '=', clientId).where('status', '=', JobStatus.ready).execute();
+  const ids = [...targetIds(rows, true, true)];
+  if (cache.size >= TARGET_CACHE_MAX) cache.clear();
+  cache.set(key, ids);
+  return ids;
+}
+
+export interface AvailablePlan {
+  etag: string;
+  now: number;
+  resolved: Resolved;
+}
+
+export async function availableEtag(db: Q, clientId: string, parsed: ParsedQuery, rawQuery: string): Promise<AvailablePlan> {
+  const now = nowMicros();
+  const hydrate = parsed.params.hydrate_ous !== false || parsed.params.hydrate_domains !== false;
+  const stamp = await db
+    .selectFrom('clients')
+    .select((eb) => [
+      'jobs_version',
+      eb.selectFrom('client_jobs').select(sql<number>`count(*)`.as('n'))
+        .where('client_id', '=', clientId).where('status', '=', JobStatus.ready).where('execution_time', '<=', now)
+        .as('due'),
+    ])
+    .where('id', '=', clientId)
+    .executeTakeFirst();
+  const version = Number(stamp?.jobs_version ?? -1);
+  let resolved: Resolved = new Map();
+  if (hydrate && stamp) {
+    const ids = await readyTargets(db, clientId, version);
+    if (ids.length) resolved = await resolveObjectIds(db, ids);
+  }
+  const material = `${rawQuery}\n${version}\n${Number(stamp?.due ?? 0)}\n${hydrate ? graphStamp(resolved) : '-'}`;
+  const etag = `"${createHash('sha256').update(material).digest('base64url').slice(0, 27)}"`;
+  return { etag, now, resolved };
+}
+
+export async function availableJobs(db: Q, clientId: string, parsed: ParsedQuery, plan: AvailablePlan) {
+  let qb = jobsSelect(db)
+    .where('client_jobs.client_id', '=', clientId)
+    .where('client_jobs.status', '=', JobStatus.ready)
+    .where('client_jobs.execution_time', '<=', plan.now);
+  qb = applySort(applyFilters(qb, availableQuery, parsed), availableQuery, parsed);
+  const rows = await qb.execute();
+  const h = { ous: parsed.params.hydrate_ous !== false, domains: parsed.params.hydrate_domains !== false, resolved: plan.resolved };
+  // Ready jobs have not ended, so they carry no domain results.
+  return rows.map((r) => toWireJob(r, [], h));
+}
+
+/** If-None-Match (weak comparison, RFC 9110 §13.1.2). */
+export function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  return header.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
+}

@@ -1,0 +1,65 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
+import { DataEnvelope, errorResponses } from '../../http/envelope.ts';
+import { route } from '../../http/route.ts';
+import { recordCheckin } from '../clients/clients.repository.ts';
+import { availableEtag, availableJobs, matchesIfNoneMatch } from './available.ts';
+import { EndJobBody, StartJobBody } from './jobs.body.ts';
+import { availableQuery } from './jobs.query.ts';
+import { ClientJobSchema } from './jobs.schema.ts';
+import { currentJob, endJob, startJob } from './jobs.service.ts';
+
+/** The collection client's side: poll, claim, report. Every call records the client's check-in. */
+async function checkIn(request: FastifyRequest): Promise<string> {
+  const principal = request.principal;
+  if (principal?.kind !== 'client') throw new Error('client route without a client principal');
+  await recordCheckin(request.server.db.kysely, principal.clientId, request.ip);
+  return principal.clientId;
+}
+
+const tags = ['jobs'];
+const Job = Type.Ref(ClientJobSchema);
+const clientOnly = { client: true } as const;
+
+export const jobClientRoutes = [
+  route({
+    method: 'GET',
+    url: '/api/v2/jobs/available',
+    config: { access: clientOnly, enterprise: true, query: availableQuery },
+    schema: {
+      tags,
+      summary: "The calling client's ready and due jobs (spec 4.5); ETag / If-None-Match",
+      response: { 200: DataEnvelope(Type.Array(Job)), 304: Type.Null({ description: 'not modified' }), ...errorResponses(400, 401, 404) },
+    },
+    handler: async (request, reply) => {
+      const clientId = await checkIn(request);
+      const db = request.server.db.kysely;
+      const q = request.url.indexOf('?');
+      const plan = await availableEtag(db, clientId, request.parsedQuery, q < 0 ? '' : request.url.slice(q + 1));
+      reply.header('etag', plan.etag).header('cache-control', 'private, no-cache');
+      if (matchesIfNoneMatch(request.headers['if-none-match'], plan.etag)) return reply.code(304).send();
+      return { data: await availableJobs(db, clientId, request.parsedQuery, plan) };
+    },
+  }),
+  route<{ Body: StartJobBody }>({
+    method: 'POST',
+    url: '/api/v2/jobs/start',
+    config: { access: clientOnly, enterprise: true },
+    schema: { tags, summary: 'Claim a ready job: it becomes running', body: StartJobBody, response: { 200: DataEnvelope(Job), ...errorResponses(400, 401, 404) } },
+    handler: async (request) => ({ data: await startJob(request.server.db, await checkIn(request), request.body.id) }),
+  }),
+  route<{ Body: EndJobBody }>({
+    method: 'POST',
+    url: '/api/v2/jobs/end',
+    config: { access: clientOnly, enterprise: true },
+    schema: { tags, summary: 'Report the end of the running job', body: EndJobBody, response: { 200: DataEnvelope(Job), ...errorResponses(400, 401, 404) } },
+    handler: async (request) => ({ data: await endJob(request.server.db, await checkIn(request), request.body) }),
+  }),
+  route({
+    method: 'GET',
+    url: '/api/v2/jobs/current',
+    config: { access: clientOnly, enterprise: true },
+    schema: { tags, summary: "The calling client's running job (404 when none)", response: { 200: DataEnvelope(Job), ...errorResponses(401, 404) } },
+    handler: async (request) => ({ data: await currentJob(request.server.db, await checkIn(request)) }),
+  }),
+];
