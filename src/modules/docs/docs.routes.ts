@@ -7,11 +7,11 @@ import { route } from '../../http/route.ts';
 /** The OpenAPI document generated from the route schemas, and an interactive viewer for it. */
 const require = createRequire(import.meta.url);
 const assetDir = dirname(require.resolve('swagger-ui-dist/package.json'));
-const ASSETS: Record<string, string> = {
-  'swagger-ui.css': 'text/css; charset=utf-8',
-  'swagger-ui-bundle.js': 'application/javascript; charset=utf-8',
-  'swagger-ui-standalone-preset.js': 'application/javascript; charset=utf-8',
-};
+const ASSETS = new Map<string, string>([
+  ['swagger-ui.css', 'text/css; charset=utf-8'],
+  ['swagger-ui-bundle.js', 'application/javascript; charset=utf-8'],
+  ['swagger-ui-standalone-preset.js', 'application/javascript; charset=utf-8'],
+]);
 const cache = new Map<string, Buffer>();
 
 const PAGE = `<!doctype html>
@@ -46,7 +46,7 @@ export const docsRoutes = [
     schema: { ...hidden },
     handler: async (request, reply) => {
       const { asset } = request.params;
-      const type = ASSETS[asset];
+      const type = ASSETS.get(asset);
       if (!type) throw notFound();
       let body = cache.get(asset);
       if (!body) cache.set(asset, (body = readFileSync(join(assetDir, asset))));
