@@ -8,13 +8,15 @@ import { ErrorSchema } from './http/envelope.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { registerRequestContext } from './http/prefer.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
-import { parseQuery, querystringSchema } from './http/query/index.ts';
+import { parseQuery, querystringSchema, type CompiledQuery } from './http/query/index.ts';
 import type { Access, Route } from './http/route.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { docsRoutes } from './modules/docs/docs.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { ssoProviderRoutes } from './modules/sso-providers/sso-providers.routes.ts';
+import { assetGroupTagRoutes } from './modules/asset-group-tags/tags.routes.ts';
+import { certTemplateRoutes } from './modules/cert-templates/cert-templates.routes.ts';
 import { tokenRoutes } from './modules/tokens/tokens.routes.ts';
 import { versionRoutes } from './modules/version/version.routes.ts';
 import { registerSignedRequests } from './auth/signed-requests.ts';
@@ -35,6 +37,8 @@ const ROUTES: Route[] = [
   ...docsRoutes,
   ...authRoutes,
   ...ssoProviderRoutes,
+  ...assetGroupTagRoutes,
+  ...certTemplateRoutes,
   ...clientRoutes,
   ...eventRoutes,
   ...jobRoutes,
@@ -49,6 +53,7 @@ export interface RouteEntry {
   url: string;
   access: Access;
   enterprise: boolean;
+  query: CompiledQuery | undefined;
 }
 
 declare module 'fastify' {
@@ -100,7 +105,9 @@ export async function buildApp({ config, db, extraRoutes = [] }: AppOptions): Pr
     }
     const methods = toArray(options.method).map(String);
     patterns.push({ methods, regex: urlPattern(options.url) });
-    for (const method of methods) routeTable.push({ method, url: options.url, access, enterprise: options.config?.enterprise === true });
+    for (const method of methods) {
+      routeTable.push({ method, url: options.url, access, enterprise: options.config?.enterprise === true, query });
+    }
   });
   const allowedMethods = (path: string) => patterns.filter((p) => p.regex.test(path)).flatMap((p) => p.methods);
 
