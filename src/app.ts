@@ -15,6 +15,8 @@ import { authRoutes } from './modules/auth/auth.routes.ts';
 import { docsRoutes } from './modules/docs/docs.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { ssoProviderRoutes } from './modules/sso-providers/sso-providers.routes.ts';
+import { assetGroupTagRoutes } from './modules/asset-group-tags/tags.routes.ts';
+import { certTemplateRoutes } from './modules/cert-templates/cert-templates.routes.ts';
 import { tokenRoutes } from './modules/tokens/tokens.routes.ts';
 import { versionRoutes } from './modules/version/version.routes.ts';
 import { registerSignedRequests } from './auth/signed-requests.ts';
@@ -35,6 +37,8 @@ const ROUTES: Route[] = [
   ...docsRoutes,
   ...authRoutes,
   ...ssoProviderRoutes,
+  ...assetGroupTagRoutes,
+  ...certTemplateRoutes,
   ...clientRoutes,
   ...eventRoutes,
   ...jobRoutes,

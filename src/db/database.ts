@@ -6,6 +6,7 @@ import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { Micros } from './time.ts';
 import type { AuthTokenTables } from '../auth/tokens.tables.ts';
 import type { GraphTables } from '../graph/graph.tables.ts';
+import type { AssetGroupTagTables } from '../modules/asset-group-tags/tags.tables.ts';
 import type { CollectionTables } from '../modules/jobs/collection.tables.ts';
 
 export type Bool = 0 | 1;
@@ -92,7 +93,7 @@ export interface SettingTable {
   updated_at: Micros;
 }
 
-export interface Database extends GraphTables, CollectionTables, AuthTokenTables {
+export interface Database extends GraphTables, AssetGroupTagTables, CollectionTables, AuthTokenTables {
   permissions: PermissionTable;
   roles: RoleTable;
   roles_permissions: RolePermissionTable;

@@ -1,6 +1,7 @@
 import type { Migration } from 'kysely';
 import * as m0001 from './0001-foundation.ts';
 import * as m0002 from './0002-graph.ts';
+import * as m0003 from './0003-asset-group-tags.ts';
 import * as m0004 from './0004-collection.ts';
 import * as m0005 from './0005-auth-tokens.ts';
 
@@ -8,6 +9,7 @@ import * as m0005 from './0005-auth-tokens.ts';
 export const migrations: Record<string, Migration> = {
   '0001-foundation': m0001,
   '0002-graph': m0002,
+  '0003-asset-group-tags': m0003,
   '0004-collection': m0004,
   '0005-auth-tokens': m0005,
 };

@@ -1,0 +1,132 @@
+/**
+ * Reads of the materialised membership (asset_group_tag_members m, joined to nodes for properties).
+ *
+ * Fast paths: without filters the count comes from asset_group_tag_member_counts and a page in
+ * node-id order is an `ord` range (index tag_ord), so skip=190000 costs what skip=0 costs.
+ * `~eq` on name / object_id: PostgreSQL uses the engine's `lower(col) like '%x%'` through the GIN
+ * trigram indexes; SQLite cannot index that form, so a superset condition through the FTS5 trigram
+ * table is ANDed on (the engine's exact condition still decides).
+ */
+import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
+import type { Db } from '../../db/create-db.ts';
+import type { Database } from '../../db/database.ts';
+import { applyPaging, applySort, defineQuery, filterConditions, type ParsedQuery } from '../../http/query/index.ts';
+
+export const membersQuery = defineQuery({
+  filters: {
+    name: { kind: 'string', column: 'm.name', predicates: ['eq', '~eq', 'neq'] },
+    object_id: { kind: 'string', column: 'm.objectid', predicates: ['eq', '~eq', 'neq'] },
+    primary_kind: { kind: 'string', column: 'm.primary_kind', predicates: ['eq', '~eq', 'neq'] },
+  },
+  sortable: { id: 'm.node_id', objectid: 'm.objectid', name: 'm.name' },
+  defaultSort: [{ column: 'id' }],
+  tieBreaker: 'm.node_id',
+  paging: { defaultLimit: 50 },
+  params: { environments: { type: 'string[]', description: 'environment ids (domain SID / tenant id); repeatable' } },
+});
+
+export interface MemberRow {
+  node_id: number;
+  objectid: string;
+  name: string;
+  primary_kind: string;
+  environment_id: string | null;
+  source: number;
+  properties: string;
+}
+
+/** The `environments` parameter; none given (an empty list) means every environment. */
+export function environmentsOf(parsed: Pick<ParsedQuery, 'params'>): string[] | undefined {
+  const values = parsed.params.environments as string[] | undefined;
+  return values && values.length > 0 ? values : undefined;
+}
+
+const FTS_COLUMN: Record<string, string> = { name: 'name', object_id: 'objectid' };
+
+/** Members per primary kind, optionally only in some environments. */
+export async function memberCounts(k: Kysely<Database>, tagId: number, environments?: string[]) {
+  if (!environments) {
+    return k.selectFrom('asset_group_tag_member_counts').select(['primary_kind', 'member_count as count'])
+      .where('tag_id', '=', tagId).orderBy('primary_kind').execute();
+  }
+  return k.selectFrom('asset_group_tag_members').select(['primary_kind', (eb) => eb.fn.countAll<number>().as('count')])
+    .where('tag_id', '=', tagId).where('environment_id', 'in', environments)
+    .groupBy('primary_kind').orderBy('primary_kind').execute();
+}
+
+export class MembersQuery {
+  private readonly conditions: Expression<SqlBool>[];
+  private readonly environments?: string[];
+
+  constructor(private readonly db: Db, private readonly tagId: number, private readonly parsed: ParsedQuery) {
+    this.environments = environmentsOf(parsed);
+    this.conditions = [...filterConditions(membersQuery, parsed), ...(db.dialect === 'sqlite' ? ftsConditions(parsed) : [])];
+  }
+
+  private get unfiltered(): boolean {
+    return this.conditions.length === 0 && !this.environments;
+  }
+
+  /** Sorted by node id only (ascending or descending), so `ord` can stand for position. */
+  private get ordDirection(): 'asc' | 'desc' | null {
+    const s = this.parsed.sort;
+    if (s.length === 0) return 'asc';
+    if (s.length === 1 && s[0].name === 'id') return s[0].descending ? 'desc' : 'asc';
+    return null;
+  }
+
+  private base() {
+    let qb = this.db.kysely.selectFrom('asset_group_tag_members as m').where('m.tag_id', '=', this.tagId);
+    if (this.environments) qb = qb.where('m.environment_id', 'in', this.environments);
+    for (const c of this.conditions) qb = qb.where(c);
+    return qb;
+  }
+
+  async count(): Promise<number> {
+    if (this.unfiltered) {
+      const row = await this.db.kysely.selectFrom('asset_group_tag_member_counts')
+        .select((eb) => eb.fn.sum<number>('member_count').as('n')).where('tag_id', '=', this.tagId).executeTakeFirst();
+      return Number(row?.n ?? 0);
+    }
+    const row = await this.base().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** One page: skip/limit (limit 0 = to the end). `total` is this.count(), used by the descending ord path. */
+  async page(skip: number, limit: number, total: number): Promise<MemberRow[]> {
+    const select = ['m.node_id', 'm.objectid', 'm.name', 'm.primary_kind', 'm.environment_id', 'm.source', 'n.properties'] as const;
+    const direction = this.ordDirection;
+    if (this.unfiltered && direction) {
+      let qb = this.db.kysely.selectFrom('asset_group_tag_members as m').innerJoin('nodes as n', 'n.id', 'm.node_id')
+        .select(select).where('m.tag_id', '=', this.tagId);
+      qb = direction === 'asc'
+        ? qb.where('m.ord', '>=', skip).orderBy('m.ord', 'asc')
+        : qb.where('m.ord', '<', total - skip).orderBy('m.ord', 'desc');
+      if (limit > 0) qb = qb.limit(limit);
+      return (await qb.execute()) as MemberRow[];
+    }
+    let qb = this.base().innerJoin('nodes as n', 'n.id', 'm.node_id').select(select);
+    qb = applyPaging(applySort(qb, membersQuery, this.parsed), { skip, limit });
+    return (await qb.execute()) as MemberRow[];
+  }
+}
+
+/**
+ * SQLite: for each of name / object_id whose eq+~eq group holds ~eq operands of 3+ characters,
+ * `m.id in (FTS trigram candidates)` (or the eq values). Always a superset of the engine's group.
+ */
+function ftsConditions(parsed: ParsedQuery): Expression<SqlBool>[] {
+  const out: Expression<SqlBool>[] = [];
+  for (const [filter, column] of Object.entries(FTS_COLUMN)) {
+    const group = parsed.filters.filter((f) => f.name === filter && (f.predicate === 'eq' || f.predicate === '~eq'));
+    const contains = group.filter((f) => f.predicate === '~eq').flatMap((f) => f.values.map(String));
+    if (contains.length === 0) continue;
+    if (contains.some((v) => [...v].length < 3 || v.includes('\u0000'))) continue; // trigrams cannot help
+    const match = contains.map((v) => `${column} : "${v.toLowerCase().replaceAll('"', '""')}"`).join(' OR ');
+    const candidates = sql<SqlBool>`m.id in (select rowid from asset_group_tag_members_fts where asset_group_tag_members_fts match ${match})`;
+    const equals = group.filter((f) => f.predicate === 'eq').flatMap((f) => f.values.map(String));
+    out.push(equals.length === 0 ? candidates
+      : sql<SqlBool>`(${candidates} or ${sql.ref(`m.${column}`)} in (${sql.join(equals)}))`);
+  }
+  return out;
+}

@@ -1,0 +1,89 @@
+import { Readable } from 'node:stream';
+import { Type } from '@sinclair/typebox';
+import { DataEnvelope, PageEnvelope, errorResponses } from '../../http/envelope.ts';
+import { defineQuery } from '../../http/query/index.ts';
+import { route } from '../../http/route.ts';
+import { environmentsOf, memberCounts, membersQuery, MembersQuery, type MemberRow } from './members.repository.ts';
+import { MemberSchema } from './tags.schema.ts';
+import { requireTag } from './tags.service.ts';
+
+type TagParams = { Params: { asset_group_tag_id: number } };
+const params = Type.Object({ asset_group_tag_id: Type.Integer({ format: 'int32' }) });
+const countsQuery = defineQuery({ params: { environments: { type: 'string[]', description: 'environment ids; repeatable' } } });
+
+/** Rows streamed per query when limit=0 (memory stays flat whatever the tag's size). */
+const STREAM_BATCH = 2000;
+
+/** One member as JSON text; `properties` is stored JSON object text and is embedded as is. */
+function memberJson(r: MemberRow): string {
+  const properties = typeof r.properties === 'string' && r.properties.startsWith('{') ? r.properties : '{}';
+  return `{"id":${Number(r.node_id)},"object_id":${JSON.stringify(r.objectid)},"environment_id":${JSON.stringify(r.environment_id ?? '')},`
+    + `"primary_kind":${JSON.stringify(r.primary_kind)},"name":${JSON.stringify(r.name)},"properties":${properties},"source":${r.source}}`;
+}
+
+async function* streamMembers(q: MembersQuery, head: string, skip: number, total: number): AsyncGenerator<string> {
+  yield head;
+  let first = true;
+  for (let offset = skip; ; offset += STREAM_BATCH) {
+    const rows = await q.page(offset, STREAM_BATCH, total);
+    if (rows.length > 0) yield (first ? '' : ',') + rows.map(memberJson).join(',');
+    first = first && rows.length === 0;
+    if (rows.length < STREAM_BATCH) break;
+  }
+  yield ']}}';
+}
+
+export const memberRoutes = [
+  route<TagParams>({
+    method: 'GET',
+    url: '/api/v2/asset-group-tags/:asset_group_tag_id/members',
+    config: { access: { permissions: ['graphdb/Read'] }, query: membersQuery },
+    schema: {
+      tags: ['asset-group-tags'],
+      summary: 'List the members of an asset group tag (limit=0: all, streamed)',
+      params,
+      response: {
+        200: PageEnvelope(Type.Object({ members: Type.Array(MemberSchema) })),
+        ...errorResponses(400, 401, 403, 404),
+      },
+    },
+    handler: async (request, reply) => {
+      const { db } = request.server;
+      const tagId = request.params.asset_group_tag_id;
+      await requireTag(db, tagId);
+      const { skip, limit } = request.parsedQuery;
+      const q = new MembersQuery(db, tagId, request.parsedQuery);
+      const count = await q.count();
+      const head = `{"count":${count},"skip":${skip},"limit":${limit},"data":{"members":[`;
+      reply.type('application/json; charset=utf-8');
+      if (limit === 0 && count - skip > STREAM_BATCH) return reply.send(Readable.from(streamMembers(q, head, skip, count)));
+      const rows = await q.page(skip, limit, count);
+      return reply.send(head + rows.map(memberJson).join(',') + ']}}');
+    },
+  }),
+  route<TagParams>({
+    method: 'GET',
+    url: '/api/v2/asset-group-tags/:asset_group_tag_id/members/counts',
+    config: { access: { permissions: ['graphdb/Read'] }, query: countsQuery },
+    schema: {
+      tags: ['asset-group-tags'],
+      summary: 'Members of an asset group tag per primary kind',
+      params,
+      response: {
+        200: DataEnvelope(Type.Object({
+          total_count: Type.Integer(),
+          counts: Type.Record(Type.String(), Type.Integer()),
+        })),
+        ...errorResponses(400, 401, 403, 404),
+      },
+    },
+    handler: async (request) => {
+      const { db } = request.server;
+      await requireTag(db, request.params.asset_group_tag_id);
+      const rows = await memberCounts(db.kysely, request.params.asset_group_tag_id, environmentsOf(request.parsedQuery));
+      const counts: Record<string, number> = {};
+      for (const r of rows) counts[r.primary_kind] = Number(r.count);
+      return { data: { total_count: rows.reduce((n, r) => n + Number(r.count), 0), counts } };
+    },
+  }),
+];

@@ -1,0 +1,103 @@
+import { Type } from '@sinclair/typebox';
+import type { Db } from '../../db/create-db.ts';
+import { findNodeByObjectId } from '../../graph/store.repository.ts';
+import type { NodeRow } from '../../graph/graph.tables.ts';
+import { DataEnvelope, PageEnvelope, errorResponses } from '../../http/envelope.ts';
+import { notFound } from '../../http/errors.ts';
+import { defineQuery } from '../../http/query/index.ts';
+import { route } from '../../http/route.ts';
+import { controllerGraph, type ControllerRow } from './controllers.repository.ts';
+import { sortedControllers } from './controllers.service.ts';
+
+type ObjectIdParams = { Params: { object_id: string } };
+const params = Type.Object({ object_id: Type.String({ minLength: 1, maxLength: 1000, description: 'objectid of the certificate template' }) });
+
+export const controllersQuery = defineQuery({
+  // The columns are nominal: the list is sorted in code (controllers.service.ts), by these wire names.
+  sortable: { name: 'n.name', objectid: 'n.objectid', label: 'n.kind' },
+  defaultSort: [{ column: 'name' }, { column: 'objectid' }],
+  paging: { defaultLimit: 10 },
+  params: { type: { type: 'string', enum: ['list', 'graph'], default: 'list', description: 'list (paged) or graph (everything)' } },
+});
+
+const ControllerSchema = Type.Object({
+  objectID: Type.String(),
+  name: Type.String(),
+  label: Type.String({ description: 'primary kind' }),
+  kinds: Type.Array(Type.String()),
+});
+const GraphSchema = Type.Object({
+  nodes: Type.Record(Type.String(), Type.Object({
+    label: Type.String(), kind: Type.String(), kinds: Type.Array(Type.String()), objectId: Type.String(),
+    properties: Type.Object({}, { additionalProperties: true }),
+  })),
+  edges: Type.Array(Type.Object({ source: Type.String(), target: Type.String(), kind: Type.String(), label: Type.String() })),
+});
+
+/** By objectid as given, then upper-cased (AD ids are stored upper-case); 404 unless a CertTemplate. */
+async function requireTemplate(db: Db, objectId: string): Promise<NodeRow> {
+  const node = (await findNodeByObjectId(db.kysely, objectId))
+    ?? (objectId.toUpperCase() !== objectId ? await findNodeByObjectId(db.kysely, objectId.toUpperCase()) : undefined);
+  if (!node || node.kind !== 'CertTemplate') throw notFound();
+  return node;
+}
+
+const parseKinds = (text: string): string[] => JSON.parse(text) as string[];
+const toEntry = (r: ControllerRow) => ({ objectID: r.objectid, name: r.name, label: r.kind, kinds: parseKinds(r.kinds) });
+
+export const certTemplateRoutes = [
+  route<ObjectIdParams>({
+    method: 'GET',
+    url: '/api/v2/certtemplates/:object_id',
+    config: { access: { permissions: ['graphdb/Read'] } },
+    schema: {
+      tags: ['certtemplates'], summary: 'A certificate template: its properties and how many principals control it', params,
+      response: {
+        200: DataEnvelope(Type.Object({
+          kind: Type.String(), kinds: Type.Array(Type.String()),
+          props: Type.Object({}, { additionalProperties: true }), controllers: Type.Integer(),
+        })),
+        ...errorResponses(401, 403, 404),
+      },
+    },
+    handler: async (request) => {
+      const { db } = request.server;
+      const node = await requireTemplate(db, request.params.object_id);
+      const props = { ...JSON.parse(node.properties), objectid: node.objectid, name: node.name ?? node.objectid };
+      const controllers = (await sortedControllers(db, node.id, controllersQuery.defaultSort)).length;
+      return { data: { kind: node.kind, kinds: parseKinds(node.kinds), props, controllers } };
+    },
+  }),
+  route<ObjectIdParams>({
+    method: 'GET',
+    url: '/api/v2/certtemplates/:object_id/controllers',
+    config: { access: { permissions: ['graphdb/Read'] }, query: controllersQuery },
+    schema: {
+      tags: ['certtemplates'],
+      summary: 'Principals controlling a certificate template (direct control edges + transitive group members)',
+      params,
+      response: {
+        200: Type.Union([PageEnvelope(Type.Array(ControllerSchema)), DataEnvelope(GraphSchema)]),
+        ...errorResponses(400, 401, 403, 404),
+      },
+    },
+    handler: async (request, reply) => {
+      const { db } = request.server;
+      const { skip, limit, sort, params: { type } } = request.parsedQuery;
+      const node = await requireTemplate(db, request.params.object_id);
+      reply.type('application/json; charset=utf-8');
+      if (type === 'graph') return reply.send(JSON.stringify({ data: toGraph(await controllerGraph(db.kysely, node.id)) }));
+      const rows = await sortedControllers(db, node.id, sort);
+      const page = rows.slice(skip, limit === 0 ? undefined : skip + limit);
+      return reply.send(JSON.stringify({ count: rows.length, skip, limit, data: page.map(toEntry) }));
+    },
+  }),
+];
+
+function toGraph(g: Awaited<ReturnType<typeof controllerGraph>>) {
+  const nodes: Record<string, unknown> = {};
+  for (const n of g.nodes) {
+    nodes[n.objectid] = { label: n.name, kind: n.kind, kinds: parseKinds(n.kinds), objectId: n.objectid, properties: JSON.parse(n.properties) };
+  }
+  return { nodes, edges: g.edges.map((e) => ({ source: e.source, target: e.target, kind: e.kind, label: e.kind })) };
+}
