@@ -1,6 +1,8 @@
 import { serveCommand, migrateCommand } from './cli/server.command.ts';
 import { usersCreateCommand, usersDisableCommand, usersListCommand } from './cli/users.command.ts';
 import { tokensIssueCommand } from './cli/tokens.command.ts';
+import { importCommand } from './cli/import.command.ts';
+import { clientsCreateCommand } from './cli/clients.command.ts';
 import { type Command, helpText, isUserError, parse } from './cli/command.ts';
 import { UserInputError } from './modules/users/users.service.ts';
 
@@ -12,6 +14,8 @@ const COMMANDS: Command[] = [
   usersDisableCommand,
   usersListCommand,
   tokensIssueCommand,
+  importCommand,
+  clientsCreateCommand,
 ];
 
 function overview(): string {
