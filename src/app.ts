@@ -6,7 +6,7 @@ import type { Config } from './config.ts';
 import type { Db } from './db/create-db.ts';
 import { ErrorSchema } from './http/envelope.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
-import { registerRequestContext } from './http/prefer.ts';
+import { registerGracefulClose, registerRequestContext } from './http/prefer.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
 import { parseQuery, querystringSchema, type CompiledQuery } from './http/query/index.ts';
 import type { Access, Route } from './http/route.ts';
@@ -112,6 +112,7 @@ export async function buildApp({ config, db, extraRoutes = [] }: AppOptions): Pr
   const allowedMethods = (path: string) => patterns.filter((p) => p.regex.test(path)).flatMap((p) => p.methods);
 
   registerRequestContext(app);
+  registerGracefulClose(app);
   registerErrorHandling(app, allowedMethods);
   registerRateLimit(app, config.rateLimit);
   registerSignedRequests(app);

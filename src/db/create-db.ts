@@ -16,7 +16,16 @@ export interface Db {
   /** Cheap reachability probe (for /health and 503 decisions). */
   ping(): Promise<boolean>;
   close(): Promise<void>;
+  /**
+   * The narrow bulk-write path (graph ingest only, src/graph/bulk/): the driver handle beneath
+   * Kysely. Everything else goes through `kysely`.
+   */
+  bulk: BulkAccess;
 }
+
+export type BulkAccess =
+  | { dialect: 'sqlite'; database: SQLite.Database; /** null for :memory: */ path: string | null }
+  | { dialect: 'postgres'; pool: pg.Pool };
 
 // BIGINT (int8) and NUMERIC counts come back from pg as strings; every one we store fits in 2^53.
 pg.types.setTypeParser(20, (v) => Number(v));
@@ -57,6 +66,7 @@ function openSqlite(path: string, options: DbOptions): Db {
     kysely,
     dialect: 'sqlite',
     description: memory ? 'sqlite::memory:' : `sqlite:${path}`,
+    bulk: { dialect: 'sqlite', database: raw, path: memory ? null : resolve(path) },
     async ping() {
       try {
         raw.prepare('select 1').get();
@@ -88,6 +98,7 @@ function openPostgres(url: string, options: DbOptions): Db {
     kysely,
     dialect: 'postgres',
     description: redact(url),
+    bulk: { dialect: 'postgres', pool },
     async ping() {
       try {
         await pool.query('select 1');

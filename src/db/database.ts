@@ -8,6 +8,7 @@ import type { AuthTokenTables } from '../auth/tokens.tables.ts';
 import type { GraphTables } from '../graph/graph.tables.ts';
 import type { AssetGroupTagTables } from '../modules/asset-group-tags/tags.tables.ts';
 import type { CollectionTables } from '../modules/jobs/collection.tables.ts';
+import type { DataQualityTables } from '../modules/data-quality/data-quality.tables.ts';
 
 export type Bool = 0 | 1;
 
@@ -93,7 +94,7 @@ export interface SettingTable {
   updated_at: Micros;
 }
 
-export interface Database extends GraphTables, AssetGroupTagTables, CollectionTables, AuthTokenTables {
+export interface Database extends GraphTables, DataQualityTables, AssetGroupTagTables, CollectionTables, AuthTokenTables {
   permissions: PermissionTable;
   roles: RoleTable;
   roles_permissions: RolePermissionTable;

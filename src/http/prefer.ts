@@ -67,3 +67,18 @@ export function registerRequestContext(app: FastifyInstance): void {
     requestScope.run({ signal: controller.signal, deadlineAt }, () => done());
   });
 }
+
+/**
+ * Graceful shutdown: once close() has begun, responses still in flight tell the client to close its
+ * keep-alive connection, so the server does not wait out idle keep-alive timers before exiting.
+ */
+export function registerGracefulClose(app: FastifyInstance): void {
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (closing) reply.header('Connection', 'close');
+    return payload;
+  });
+}

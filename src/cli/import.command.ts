@@ -1,0 +1,63 @@
+import { ingestFiles, type FileOutcome } from '../graph/ingest/ingest.service.ts';
+import { analyzeGraph } from '../modules/data-quality/analysis.service.ts';
+import { UsageError, type Command } from './command.ts';
+import { databaseOption, openDatabase } from './server.command.ts';
+
+/** `scent import FILE...`: ingest SharpHound / AzureHound / OpenGraph JSON files or zips of them. */
+export const importCommand: Command = {
+  path: ['import'],
+  summary: 'ingest SharpHound, AzureHound or OpenGraph JSON files (or .zip archives of them)',
+  usage: 'FILE... [--database URL]',
+  positionals: 'FILE...',
+  options: { ...databaseOption },
+  async run({ values, positionals }) {
+    if (positionals.length === 0) throw new UsageError('expected at least one FILE');
+    const { db } = await openDatabase(values);
+    const tty = process.stderr.isTTY === true;
+    const started = performance.now();
+    let done = 0;
+    let current = '';
+    let elements = 0;
+    const draw = (fileElements: number) => {
+      if (!tty) return;
+      const seconds = (performance.now() - started) / 1000;
+      const rate = Math.round((elements + fileElements) / Math.max(seconds, 0.001));
+      process.stderr.write(`\r\x1b[K[${done} files] ${current} ${fileElements.toLocaleString('en')} objects, ${rate.toLocaleString('en')} objects/s`);
+    };
+    try {
+      const outcomes = await ingestFiles(db, positionals.map((path) => ({ path })), {
+        onFileStart: (name) => {
+          current = name;
+          draw(0);
+        },
+        onProgress: (p) => draw(p.elements),
+        onFileDone: (o: FileOutcome) => {
+          done++;
+          elements += o.result?.elements ?? 0;
+          if (tty) process.stderr.write('\r\x1b[K');
+          process.stdout.write(`${o.error ? 'FAILED' : 'ok'}\t${o.name}\t${line(o)}\n`);
+        },
+      });
+      const analysis = await analyzeGraph(db);
+      const seconds = (performance.now() - started) / 1000;
+      const failed = outcomes.filter((o) => o.error).length;
+      const nodes = outcomes.reduce((n, o) => n + (o.result?.nodes ?? 0), 0);
+      const edges = outcomes.reduce((n, o) => n + (o.result?.edges ?? 0), 0);
+      process.stdout.write(
+        `${outcomes.length - failed}/${outcomes.length} files ingested in ${seconds.toFixed(1)} s: ` +
+          `${nodes} nodes, ${edges} edges (${Math.round((nodes + edges) / Math.max(seconds, 0.001))} elements/s); ` +
+          `data-quality run ${analysis.runId}\n`,
+      );
+      return failed ? 1 : 0;
+    } finally {
+      await db.close();
+    }
+  },
+};
+
+function line(o: FileOutcome): string {
+  if (o.error) return o.error;
+  const r = o.result!;
+  const warn = r.warnings.length ? `, ${r.warnings.length} warnings` : '';
+  return `${r.type}: ${r.nodes} nodes, ${r.edges} edges, ${r.placeholders} placeholders${warn}`;
+}

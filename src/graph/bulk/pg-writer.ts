@@ -1,0 +1,130 @@
+import type pg from 'pg';
+import { nowMicros } from '../../db/time.ts';
+import { edgeKey, mergeNode, placeholderValues, type EdgeInput, type EndpointRef, type NodeInput, type NodeValues, type StoredNode } from '../merge.ts';
+import { IdCache } from './id-cache.ts';
+import type { GraphWriter, NodeMatch, WriteCounts } from './writer.ts';
+
+const COLS = 'objectid, kind, kinds, name, environment_id, properties, source_kind, is_placeholder, last_seen';
+const UNNEST = 'unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[], $9::bigint[])';
+
+function columns(rows: NodeValues[]): unknown[][] {
+  return [
+    rows.map((r) => r.objectid), rows.map((r) => r.kind), rows.map((r) => r.kinds), rows.map((r) => r.name),
+    rows.map((r) => r.environment_id), rows.map((r) => r.properties), rows.map((r) => r.source_kind),
+    rows.map((r) => r.is_placeholder), rows.map((r) => r.last_seen),
+  ];
+}
+
+/** Multi-row statements over unnest() inside the caller's transaction (see writer.ts). */
+export class PgGraphWriter implements GraphWriter {
+  readonly counts: WriteCounts = { nodes: 0, edges: 0, placeholders: 0 };
+  private readonly cache = new IdCache();
+
+  constructor(private readonly client: pg.PoolClient) {}
+
+  async write(nodes: NodeInput[], edges: EdgeInput[]): Promise<void> {
+    const now = nowMicros();
+    if (nodes.length) await this.writeNodes(nodes, now);
+    if (edges.length) await this.writeEdges(edges, now);
+  }
+
+  async match(m: NodeMatch, limit: number): Promise<string[]> {
+    const where: string[] = [];
+    const args: unknown[] = [];
+    const p = (v: unknown) => `$${args.push(v)}`;
+    if (m.name !== undefined) where.push(`name = ${p(m.name)}`);
+    if (m.kind !== undefined) where.push(`(kind = ${p(m.kind)} OR kinds LIKE ${p(`%"${m.kind}"%`)})`);
+    for (const [key, value] of m.properties ?? []) where.push(`(properties::jsonb ->> ${p(key)}) = ${p(String(value))}`);
+    if (!where.length) return [];
+    const { rows } = await this.client.query<{ objectid: string }>(
+      `SELECT objectid FROM nodes WHERE is_placeholder = 0 AND ${where.join(' AND ')} LIMIT ${Number(limit)}`, args,
+    );
+    return rows.map((r) => r.objectid);
+  }
+
+  private async writeNodes(nodes: NodeInput[], now: number): Promise<void> {
+    const { rows } = await this.client.query<StoredNode>(
+      `SELECT id, ${COLS} FROM nodes WHERE objectid = ANY($1::text[])`, [[...new Set(nodes.map((n) => n.objectid))]],
+    );
+    const existing = new Map(rows.map((r) => [r.objectid, r]));
+    const pending = new Map<string, NodeValues>();
+    for (const input of nodes) {
+      pending.set(input.objectid, mergeNode(pending.get(input.objectid) ?? existing.get(input.objectid), input, now));
+    }
+    const fresh: NodeValues[] = [];
+    const changed: Array<NodeValues & { id: number }> = [];
+    for (const [oid, values] of pending) {
+      const id = existing.get(oid)?.id;
+      if (id === undefined) fresh.push(values);
+      else changed.push({ ...values, id: Number(id) });
+    }
+    await this.insertNodes(fresh);
+    if (changed.length) {
+      await this.client.query(
+        `UPDATE nodes n SET kind = u.kind, kinds = u.kinds, name = u.name, environment_id = u.environment_id,
+           properties = u.properties, source_kind = u.source_kind, is_placeholder = u.is_placeholder, last_seen = u.last_seen
+         FROM (SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[], $9::bigint[])
+               AS t(id, kind, kinds, name, environment_id, properties, source_kind, is_placeholder, last_seen)) u
+         WHERE n.id = u.id`,
+        [changed.map((r) => r.id), ...columns(changed).slice(1)],
+      );
+      for (const r of changed) this.cache.set(r.objectid, r.id);
+    }
+    this.counts.nodes += nodes.length;
+  }
+
+  private async insertNodes(rows: NodeValues[]): Promise<void> {
+    if (!rows.length) return;
+    const inserted = await this.client.query<{ id: number; objectid: string }>(
+      `INSERT INTO nodes (${COLS}) SELECT * FROM ${UNNEST} RETURNING id, objectid`, columns(rows),
+    );
+    for (const r of inserted.rows) this.cache.set(r.objectid, Number(r.id));
+  }
+
+  private async resolve(refs: EndpointRef[], now: number): Promise<Map<string, number>> {
+    const ids = new Map<string, number>();
+    const unknown = new Map<string, EndpointRef>();
+    for (const ref of refs) {
+      const id = this.cache.get(ref.objectid);
+      if (id !== undefined) ids.set(ref.objectid, id);
+      else if (!unknown.has(ref.objectid)) unknown.set(ref.objectid, ref);
+    }
+    if (!unknown.size) return ids;
+    const found = await this.client.query<{ id: number; objectid: string }>(
+      'SELECT id, objectid FROM nodes WHERE objectid = ANY($1::text[])', [[...unknown.keys()]],
+    );
+    for (const r of found.rows) {
+      ids.set(r.objectid, Number(r.id));
+      unknown.delete(r.objectid);
+    }
+    const placeholders = [...unknown.values()].map((ref) => placeholderValues(ref, now));
+    if (placeholders.length) {
+      const inserted = await this.client.query<{ id: number; objectid: string }>(
+        `INSERT INTO nodes (${COLS}) SELECT * FROM ${UNNEST} RETURNING id, objectid`, columns(placeholders),
+      );
+      for (const r of inserted.rows) ids.set(r.objectid, Number(r.id));
+      this.counts.placeholders += placeholders.length;
+    }
+    for (const [oid, id] of ids) this.cache.set(oid, id);
+    return ids;
+  }
+
+  private async writeEdges(edges: EdgeInput[], now: number): Promise<void> {
+    const ids = await this.resolve(edges.flatMap((e) => [e.start, e.end]), now);
+    // One row per (start, kind, end): PostgreSQL refuses to upsert the same row twice in one statement.
+    const rows = new Map<string, [number, number, string, string]>();
+    for (const e of edges) {
+      const s = ids.get(e.start.objectid)!;
+      const t = ids.get(e.end.objectid)!;
+      rows.set(edgeKey(s, e.kind, t), [s, t, e.kind, e.properties ? JSON.stringify(e.properties) : '{}']);
+    }
+    const list = [...rows.values()];
+    await this.client.query(
+      `INSERT INTO edges (start_id, end_id, kind, properties, last_seen)
+       SELECT s, t, k, p, $5 FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[]) AS u(s, t, k, p)
+       ON CONFLICT (start_id, kind, end_id) DO UPDATE SET properties = excluded.properties, last_seen = excluded.last_seen`,
+      [list.map((r) => r[0]), list.map((r) => r[1]), list.map((r) => r[2]), list.map((r) => r[3]), now],
+    );
+    this.counts.edges += edges.length;
+  }
+}

@@ -1,0 +1,84 @@
+import type SQLite from 'better-sqlite3';
+import { nowMicros } from '../../db/time.ts';
+import { mergeNode, placeholderValues, type EdgeInput, type EndpointRef, type NodeInput, type NodeValues, type StoredNode } from '../merge.ts';
+import { IdCache } from './id-cache.ts';
+import type { GraphWriter, NodeMatch, WriteCounts } from './writer.ts';
+
+const COLS = 'objectid, kind, kinds, name, environment_id, properties, source_kind, is_placeholder, last_seen';
+const PARAMS = '@objectid, @kind, @kinds, @name, @environment_id, @properties, @source_kind, @is_placeholder, @last_seen';
+
+/** Prepared statements inside the caller's transaction (see writer.ts). */
+export class SqliteGraphWriter implements GraphWriter {
+  readonly counts: WriteCounts = { nodes: 0, edges: 0, placeholders: 0 };
+  private readonly cache = new IdCache();
+  private readonly selectNode: SQLite.Statement;
+  private readonly selectId: SQLite.Statement;
+  private readonly insertNode: SQLite.Statement;
+  private readonly updateNode: SQLite.Statement;
+  private readonly upsertEdge: SQLite.Statement;
+
+  constructor(private readonly conn: SQLite.Database) {
+    this.selectNode = conn.prepare(`SELECT id, ${COLS} FROM nodes WHERE objectid = ?`);
+    this.selectId = conn.prepare('SELECT id FROM nodes WHERE objectid = ?').pluck();
+    this.insertNode = conn.prepare(`INSERT INTO nodes (${COLS}) VALUES (${PARAMS})`);
+    this.updateNode = conn.prepare(
+      'UPDATE nodes SET kind = @kind, kinds = @kinds, name = @name, environment_id = @environment_id, properties = @properties, ' +
+        'source_kind = @source_kind, is_placeholder = @is_placeholder, last_seen = @last_seen WHERE id = @id',
+    );
+    this.upsertEdge = conn.prepare(
+      'INSERT INTO edges (start_id, end_id, kind, properties, last_seen) VALUES (?, ?, ?, ?, ?) ' +
+        'ON CONFLICT (start_id, kind, end_id) DO UPDATE SET properties = excluded.properties, last_seen = excluded.last_seen',
+    );
+  }
+
+  async write(nodes: NodeInput[], edges: EdgeInput[]): Promise<void> {
+    const now = nowMicros();
+    for (const input of nodes) {
+      const current = this.selectNode.get(input.objectid) as StoredNode | undefined;
+      const values = mergeNode(current, input, now);
+      if (current) {
+        this.updateNode.run({ ...values, id: current.id });
+        this.cache.set(input.objectid, current.id);
+      } else {
+        this.cache.set(input.objectid, this.insert(values));
+      }
+      this.counts.nodes++;
+    }
+    for (const e of edges) {
+      const startId = this.resolve(e.start, now);
+      const endId = this.resolve(e.end, now);
+      this.upsertEdge.run(startId, endId, e.kind, e.properties ? JSON.stringify(e.properties) : '{}', now);
+      this.counts.edges++;
+    }
+  }
+
+  async match(m: NodeMatch, limit: number): Promise<string[]> {
+    const where: string[] = [];
+    const args: unknown[] = [];
+    if (m.name !== undefined) where.push('name = ?') && args.push(m.name);
+    if (m.kind !== undefined) where.push('(kind = ? OR kinds LIKE ?)') && args.push(m.kind, `%"${m.kind}"%`);
+    for (const [key, value] of m.properties ?? []) {
+      where.push('json_extract(properties, ?) = ?');
+      args.push(`$."${key.replace(/"/g, '')}"`, typeof value === 'boolean' ? Number(value) : value);
+    }
+    if (!where.length) return [];
+    const sql = `SELECT objectid FROM nodes WHERE is_placeholder = 0 AND ${where.join(' AND ')} LIMIT ${Number(limit)}`;
+    return this.conn.prepare(sql).pluck().all(...args) as string[];
+  }
+
+  private insert(values: NodeValues): number {
+    return Number(this.insertNode.run(values).lastInsertRowid);
+  }
+
+  private resolve(ref: EndpointRef, now: number): number {
+    let id = this.cache.get(ref.objectid);
+    if (id !== undefined) return id;
+    id = this.selectId.get(ref.objectid) as number | undefined;
+    if (id === undefined) {
+      id = this.insert(placeholderValues(ref, now));
+      this.counts.placeholders++;
+    }
+    this.cache.set(ref.objectid, id);
+    return id;
+  }
+}

@@ -1,0 +1,85 @@
+/**
+ * The bulk-write path of the graph ingest (documented in ../README.md, "Writers"). One file = one
+ * transaction; inside it a GraphWriter takes batches of nodes and edges and applies the same merge
+ * rules as store.repository.ts (../merge.ts), with the driver beneath Kysely for speed:
+ * - SQLite: prepared statements run synchronously inside BEGIN IMMEDIATE ... COMMIT, on a second
+ *   connection to the same file (readers are not blocked; other writers wait for the commit).
+ *   An in-memory database has one connection: the transaction then holds Kysely's connection.
+ * - PostgreSQL: one pooled client, multi-row statements over unnest($1::text[], ...), and a
+ *   transaction-scoped advisory lock so that writers on several servers take turns.
+ */
+import SQLite from 'better-sqlite3';
+import type { Db } from '../../db/create-db.ts';
+import type { EdgeInput, NodeInput } from '../merge.ts';
+import { PgGraphWriter } from './pg-writer.ts';
+import { SqliteGraphWriter } from './sqlite-writer.ts';
+
+export interface WriteCounts {
+  nodes: number;
+  edges: number;
+  placeholders: number;
+}
+
+export interface GraphWriter {
+  /** Nodes first (so edges of the same batch find them), then edges. */
+  write(nodes: NodeInput[], edges: EdgeInput[]): Promise<void>;
+  /** Object ids of the nodes a name / property match selects (at most `limit`; scans, not indexed). */
+  match(match: NodeMatch, limit: number): Promise<string[]>;
+  readonly counts: WriteCounts;
+}
+
+export interface NodeMatch {
+  name?: string;
+  kind?: string;
+  properties?: Array<[string, string | number | boolean]>;
+}
+
+/** Advisory lock key shared by every Scent graph writer on a PostgreSQL database. */
+const PG_LOCK_KEY = 0x5c3e7;
+
+/** Runs `fn` in one graph transaction: everything it wrote commits together, or nothing does. */
+export async function withGraphTransaction<T>(db: Db, fn: (writer: GraphWriter) => Promise<T>): Promise<T> {
+  const bulk = db.bulk;
+  if (bulk.dialect === 'postgres') {
+    const client = await bulk.pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query('SELECT pg_advisory_xact_lock($1)', [PG_LOCK_KEY]);
+      const result = await fn(new PgGraphWriter(client));
+      await client.query('COMMIT');
+      return result;
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+  if (bulk.path === null) {
+    // One in-memory connection: hold Kysely's connection so no other statement joins the transaction.
+    return db.kysely.connection().execute(() => sqliteTransaction(bulk.database, fn));
+  }
+  const conn = new SQLite(bulk.path);
+  try {
+    conn.pragma('journal_mode = WAL');
+    conn.pragma('synchronous = NORMAL');
+    conn.pragma('busy_timeout = 60000');
+    conn.pragma('cache_size = -65536');
+    conn.pragma('temp_store = MEMORY');
+    return await sqliteTransaction(conn, fn);
+  } finally {
+    conn.close();
+  }
+}
+
+async function sqliteTransaction<T>(conn: SQLite.Database, fn: (writer: GraphWriter) => Promise<T>): Promise<T> {
+  conn.exec('BEGIN IMMEDIATE');
+  try {
+    const result = await fn(new SqliteGraphWriter(conn));
+    conn.exec('COMMIT');
+    return result;
+  } catch (err) {
+    if (conn.inTransaction) conn.exec('ROLLBACK');
+    throw err;
+  }
+}

@@ -1,0 +1,143 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createTestDb, DIALECT, type TestDb } from '../../test/harness.ts';
+import { findNodeByObjectId, toNode } from '../store.repository.ts';
+import { ingestFiles } from './ingest.service.ts';
+import { JsonStreamScanner } from './json-stream.ts';
+import { makeZip } from './test-zip.ts';
+
+let db: TestDb;
+let dir: string;
+const file = (name: string, content: string | Buffer) => {
+  const path = join(dir, name);
+  writeFileSync(path, content);
+  return { path };
+};
+const counts = async () => {
+  const n = await db.kysely.selectFrom('nodes').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const e = await db.kysely.selectFrom('edges').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return { nodes: Number(n.n), edges: Number(e.n) };
+};
+const user = (sid: string, extra: object = {}) => ({
+  ObjectIdentifier: sid, Properties: { name: `${sid}@X.LOCAL`, domainsid: 'S-1-5-21-9' }, Aces: [
+    { PrincipalSID: 'S-1-5-21-9-512', PrincipalType: 'Group', RightName: 'GenericAll', IsInherited: false }], ...extra,
+});
+
+before(async () => {
+  db = await createTestDb();
+  dir = mkdtempSync(join(tmpdir(), 'scent-ingest-'));
+});
+after(async () => {
+  await db.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('the JSON scanner yields the same events whatever the chunking', () => {
+  const doc = Buffer.from('\ufeff{"data":[{"a":"x\\"]}\\\\","b":[1,{"c":2}]}, 3 , "s", null],"meta":{"type":"users"},"graph":{"nodes":[{"id":"1"}],"edges":[]},"x":12}');
+  const run = (size: number) => {
+    const s = new JsonStreamScanner(['data', 'graph.nodes', 'graph.edges']);
+    const events = [];
+    for (let i = 0; i < doc.length; i += size) events.push(...s.push(doc.subarray(i, i + size)));
+    s.end();
+    return events;
+  };
+  const whole = run(doc.length);
+  assert.deepEqual(whole.map((e) => e.path), ['data', 'data', 'data', 'data', 'meta', 'graph.nodes', 'x']);
+  assert.deepEqual(whole[0].value, { a: 'x"]}\\', b: [1, { c: 2 }] });
+  for (const size of [1, 2, 3, 7, 64]) assert.deepEqual(run(size), whole, `chunks of ${size}`);
+  const truncated = new JsonStreamScanner(['data']);
+  truncated.push(doc.subarray(0, doc.length - 5));
+  assert.throws(() => truncated.end(), /unexpected end/);
+  assert.throws(() => new JsonStreamScanner(['data']).push(Buffer.from('[1,2]')), /not a JSON object/);
+});
+
+test(`ingest on ${DIALECT}: meta after data, a BOM, and a type from the object shape`, async () => {
+  const body = `\ufeff{"data":[${JSON.stringify(user('S-1-5-21-9-1001', { PrimaryGroupSID: 'S-1-5-21-9-513', SPNTargets: [] }))}],"meta":{"type":"users","count":1,"version":6}}`;
+  const [outcome] = await ingestFiles(db, [file('export.json', body)]);
+  assert.equal(outcome.error, undefined);
+  assert.equal(outcome.result!.type, 'users');
+  const node = toNode((await findNodeByObjectId(db.kysely, 'S-1-5-21-9-1001'))!);
+  assert.deepEqual(node.kinds, ['User', 'Base']);
+  const noMeta = `{"data":[${JSON.stringify(user('S-1-5-21-9-1002', { PrimaryGroupSID: 'S-1-5-21-9-513' }))}]}`;
+  const [second] = await ingestFiles(db, [file('nometa.json', noMeta)]);
+  assert.equal(second.result?.type, 'users');
+  // a meta block that arrives later still decides (the elements waited for it)
+  const [late] = await ingestFiles(db, [file('late_users.json', `{"data":[${JSON.stringify(user('S-1-5-21-9-1003'))}],"meta":{"type":"groups"}}`)]);
+  assert.equal(late.result?.type, 'groups');
+  assert.equal((await findNodeByObjectId(db.kysely, 'S-1-5-21-9-1003'))!.kind, 'Group');
+});
+
+test(`ingest on ${DIALECT}: a failing file leaves nothing half-written while the others land`, async () => {
+  const before = await counts();
+  const good = file('a_users.json', JSON.stringify({ meta: { type: 'users' }, data: [user('S-1-5-21-9-2001')] }));
+  const many = Array.from({ length: 3000 }, (_, i) => user(`S-1-5-21-9-${5000 + i}`));
+  const broken = file('b_users.json', JSON.stringify({ meta: { type: 'users' }, data: many }).slice(0, -40));
+  const outcomes = await ingestFiles(db, [broken, good, { path: join(dir, 'missing.json') }], { batchSize: 100 });
+  assert.match(outcomes[0].error!, /unexpected end of JSON input|invalid JSON/);
+  assert.equal(outcomes[1].error, undefined);
+  assert.equal(outcomes[2].error, 'file not found');
+  assert.equal(await findNodeByObjectId(db.kysely, 'S-1-5-21-9-5000'), undefined, 'earlier batches of the broken file were rolled back');
+  assert.ok(await findNodeByObjectId(db.kysely, 'S-1-5-21-9-2001'));
+  const after = await counts();
+  assert.equal(after.nodes, before.nodes + 1 + (before.nodes ? 0 : 1));
+});
+
+test(`ingest on ${DIALECT}: a zip of files, one transaction each`, async () => {
+  const zip = makeZip([
+    { name: 'x_groups.json', data: JSON.stringify({ meta: { type: 'groups' }, data: [{ ObjectIdentifier: 'S-1-5-21-9-3000', Properties: { name: 'G@X' }, Members: [{ ObjectIdentifier: 'S-1-5-21-9-3001', ObjectType: 'User' }], Aces: [] }] }) },
+    { name: 'bad.json', data: '{"meta":{"type":"nonsense"},"data":[]}' },
+  ]);
+  const outcomes = await ingestFiles(db, [{ path: file('upload.zip', zip).path, name: 'upload.zip' }]);
+  assert.deepEqual(outcomes.map((o) => [o.name, o.error]), [
+    ['upload.zip/x_groups.json', undefined], ['upload.zip/bad.json', 'unsupported meta.type: "nonsense"'],
+  ]);
+  const member = (await findNodeByObjectId(db.kysely, 'S-1-5-21-9-3001'))!;
+  assert.equal(member.is_placeholder, 1);
+  assert.equal(member.kind, 'User');
+});
+
+test(`ingest on ${DIALECT}: AzureHound entities and relationships`, async () => {
+  const tenant = '6c12b0b0-b2cc-4a73-8252-0b94bfca2145';
+  const doc = { meta: { type: 'azure', version: 5, count: 4 }, data: [
+    { kind: 'AZTenant', data: { tenantId: tenant, displayName: 'Contoso' } },
+    { kind: 'AZUser', data: { id: 'aaaaaaaa-0000-0000-0000-000000000001', displayName: 'Ann', userPrincipalName: 'ann@contoso.com', tenantId: tenant } },
+    { kind: 'AZGroup', data: { id: 'bbbbbbbb-0000-0000-0000-000000000001', displayName: 'Admins', tenantId: tenant, securityEnabled: true } },
+    { kind: 'AZGroupMember', data: { groupId: 'bbbbbbbb-0000-0000-0000-000000000001', members: [
+      { groupId: 'bbbbbbbb-0000-0000-0000-000000000001', member: { '@odata.type': '#microsoft.graph.user', id: 'aaaaaaaa-0000-0000-0000-000000000001' } }] } },
+  ] };
+  const [outcome] = await ingestFiles(db, [file('azurehound.json', JSON.stringify(doc))]);
+  assert.equal(outcome.error, undefined);
+  const ann = toNode((await findNodeByObjectId(db.kysely, 'AAAAAAAA-0000-0000-0000-000000000001'))!);
+  assert.deepEqual(ann.kinds, ['AZUser', 'AZBase']);
+  assert.equal(ann.environmentId, tenant.toUpperCase());
+  assert.equal(ann.name, 'ANN');
+  assert.equal(outcome.result!.edges, 3, 'two AZContains from the tenant, one AZMemberOf');
+});
+
+test(`ingest on ${DIALECT}: OpenGraph nodes and edges matched by id, name and property; validation fails the file`, async () => {
+  const doc = { metadata: { source_kind: 'HR' }, graph: {
+    nodes: [
+      { id: 'p-1', kinds: ['Person'], properties: { name: 'Ann', email: 'ann@x', level: 3 } },
+      { id: 'p-2', kinds: ['Person'], properties: { name: 'Bob', email: 'bob@x' } },
+    ],
+    edges: [
+      { kind: 'Manages', start: { value: 'p-1' }, end: { value: 'p-2' } },
+      { kind: 'Knows', start: { match_by: 'name', value: 'Bob' }, end: { match_by: 'property', property_matchers: [{ key: 'email', operator: 'equals', value: 'ann@x' }] } },
+      { kind: 'Knows', start: { match_by: 'name', value: 'Nobody' }, end: { value: 'p-1' } },
+    ] } };
+  const [ok] = await ingestFiles(db, [file('og.json', JSON.stringify(doc))]);
+  assert.equal(ok.error, undefined);
+  assert.equal(ok.result!.edges, 2);
+  assert.deepEqual(ok.result!.warnings, ['graph.edges[2]: start matches no single node; edge skipped']);
+  assert.deepEqual(toNode((await findNodeByObjectId(db.kysely, 'p-1'))!).kinds, ['Person', 'HR']);
+  const bad = { graph: { nodes: [{ id: 'q', kinds: ['A', 'B', 'C', 'D'] }], edges: [] } };
+  const [failed] = await ingestFiles(db, [file('og-bad.json', JSON.stringify(bad))]);
+  assert.equal(failed.error, 'graph.nodes[0]: kinds must hold 1 to 3 kinds');
+  const badEdge = { graph: { nodes: [], edges: [{ kind: 'Has Space', start: { value: 'a' }, end: { value: 'b' } }] } };
+  const [failedEdge] = await ingestFiles(db, [file('og-bad2.json', JSON.stringify(badEdge))]);
+  assert.equal(failedEdge.error, 'graph.edges[0]: kind must match ^[A-Za-z0-9_]+$');
+  assert.equal(await findNodeByObjectId(db.kysely, 'q'), undefined);
+});

@@ -1,0 +1,59 @@
+/**
+ * Ingest of a set of files (CLI and upload jobs): each JSON document in its own transaction (a
+ * failed one leaves nothing behind, the others land), then the post-ingest steps over the whole
+ * graph: AD CS links and the analysis hook (data quality).
+ */
+import type { Db } from '../../db/create-db.ts';
+import { drawAdcsLinks } from './adcs-links.ts';
+import { ingestJson, type FileResult, type IngestOptions } from './ingest-file.ts';
+import { sourcesOf } from './sources.ts';
+
+export interface FileOutcome {
+  name: string;
+  result?: FileResult;
+  /** Readable reason when the file failed (nothing of it was written). */
+  error?: string;
+}
+
+export interface InputFile {
+  path: string;
+  /** Name shown in results (default: the file's base name). */
+  name?: string;
+}
+
+export interface IngestRunOptions extends IngestOptions {
+  onFileStart?: (name: string) => void;
+  onFileDone?: (outcome: FileOutcome) => void;
+}
+
+export async function ingestFiles(db: Db, files: InputFile[], options: IngestRunOptions = {}): Promise<FileOutcome[]> {
+  const outcomes: FileOutcome[] = [];
+  for (const file of files) {
+    try {
+      for await (const source of sourcesOf(file.path, file.name)) {
+        options.onFileStart?.(source.name);
+        let outcome: FileOutcome;
+        try {
+          outcome = { name: source.name, result: await ingestJson(db, source.name, await source.open(), options) };
+        } catch (err) {
+          outcome = { name: source.name, error: describe(err) };
+        }
+        outcomes.push(outcome);
+        options.onFileDone?.(outcome);
+      }
+    } catch (err) {
+      const outcome = { name: file.name ?? file.path, error: describe(err) };
+      outcomes.push(outcome);
+      options.onFileDone?.(outcome);
+    }
+  }
+  if (outcomes.some((o) => o.result)) await drawAdcsLinks(db.kysely);
+  return outcomes;
+}
+
+function describe(err: unknown): string {
+  const e = err as { code?: string; message?: string };
+  if (e?.code === 'ENOENT') return 'file not found';
+  if (e?.message && /zip|central directory|signature/i.test(e.message)) return `invalid zip archive: ${e.message}`;
+  return e?.message ?? String(err);
+}

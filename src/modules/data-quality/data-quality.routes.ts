@@ -1,0 +1,92 @@
+import { Type } from '@sinclair/typebox';
+import { errorResponses } from '../../http/envelope.ts';
+import { badRequest } from '../../http/errors.ts';
+import { defineQuery, type ParsedQuery } from '../../http/query/index.ts';
+import { route } from '../../http/route.ts';
+import { nowMicros, parseRfc3339, toRfc3339 } from '../../db/time.ts';
+import { listRecords, type RecordTable } from './data-quality.repository.ts';
+import { AdAggregationSchema, AdStatSchema, AzureAggregationSchema, AzureStatSchema, rangeEnvelope, toWireRecord } from './data-quality.schema.ts';
+
+const THIRTY_DAYS = 30 * 24 * 3600 * 1_000_000;
+
+const statsQuery = defineQuery({
+  sortable: { created_at: 'created_at', updated_at: 'updated_at' },
+  defaultSort: [{ column: 'created_at', descending: true }],
+  tieBreaker: 'id',
+  paging: { defaultLimit: 1000 },
+  params: {
+    start: { type: 'string', description: 'range beginning, inclusive, RFC-3339 (default: now minus 30 days)' },
+    end: { type: 'string', description: 'range end, exclusive, RFC-3339 (default: now)' },
+  },
+});
+
+/** start/end of CONTRACT §6: RFC-3339, start inclusive, end exclusive, start not after end. */
+export function timeRange(parsed: ParsedQuery): { start: number; end: number } {
+  const read = (name: 'start' | 'end') => {
+    const raw = parsed.params[name] as string | undefined;
+    if (raw === undefined) return undefined;
+    const instant = parseRfc3339(raw);
+    if (!instant) throw badRequest(`invalid RFC-3339 datetime format: ${raw}`);
+    return instant.micros;
+  };
+  const end = read('end') ?? nowMicros();
+  const start = read('start') ?? end - THIRTY_DAYS;
+  if (start > end) throw badRequest('start must be before end');
+  return { start, end };
+}
+
+async function page(db: Parameters<typeof listRecords>[0], table: RecordTable, parsed: ParsedQuery, scope?: { column: 'domain_sid' | 'tenant_id'; value: string }) {
+  const range = timeRange(parsed);
+  const { rows, count } = await listRecords(db, table, statsQuery, parsed, range, scope);
+  return { start: toRfc3339(range.start), end: toRfc3339(range.end), count, skip: parsed.skip, limit: parsed.limit, data: rows.map(toWireRecord) };
+}
+
+const PLATFORMS: Record<string, RecordTable> = { ad: 'ad_data_quality_aggregations', azure: 'azure_data_quality_aggregations' };
+
+export const dataQualityRoutes = [
+  route<{ Params: { platform_id: string } }>({
+    method: 'GET',
+    url: '/api/v2/platform/:platform_id/data-quality-stats',
+    config: { access: { permissions: ['graphdb/Read'] }, query: statsQuery },
+    schema: {
+      tags: ['data-quality'],
+      summary: 'Data-quality aggregations of a platform (ad or azure) over a time range',
+      params: Type.Object({ platform_id: Type.String() }),
+      response: {
+        200: Type.Union([rangeEnvelope(Type.Ref(AdAggregationSchema)), rangeEnvelope(Type.Ref(AzureAggregationSchema))]),
+        ...errorResponses(400, 401, 403),
+      },
+    },
+    handler: async (request) => {
+      const table = Object.hasOwn(PLATFORMS, request.params.platform_id) ? PLATFORMS[request.params.platform_id] : undefined;
+      if (!table) throw badRequest(`invalid platform id specified in url: ${request.params.platform_id}`);
+      return page(request.server.db.kysely, table, request.parsedQuery);
+    },
+  }),
+  route<{ Params: { domain_id: string } }>({
+    method: 'GET',
+    url: '/api/v2/ad-domains/:domain_id/data-quality-stats',
+    config: { access: { permissions: ['graphdb/Read'] }, query: statsQuery },
+    schema: {
+      tags: ['data-quality'],
+      summary: 'Data-quality stats of one AD domain (by domain SID) over a time range',
+      params: Type.Object({ domain_id: Type.String() }),
+      response: { 200: rangeEnvelope(Type.Ref(AdStatSchema)), ...errorResponses(400, 401, 403) },
+    },
+    handler: async (request) =>
+      page(request.server.db.kysely, 'ad_data_quality_stats', request.parsedQuery, { column: 'domain_sid', value: request.params.domain_id.toUpperCase() }),
+  }),
+  route<{ Params: { tenant_id: string } }>({
+    method: 'GET',
+    url: '/api/v2/azure-tenants/:tenant_id/data-quality-stats',
+    config: { access: { permissions: ['graphdb/Read'] }, query: statsQuery },
+    schema: {
+      tags: ['data-quality'],
+      summary: 'Data-quality stats of one Azure tenant over a time range',
+      params: Type.Object({ tenant_id: Type.String() }),
+      response: { 200: rangeEnvelope(Type.Ref(AzureStatSchema)), ...errorResponses(400, 401, 403) },
+    },
+    handler: async (request) =>
+      page(request.server.db.kysely, 'azure_data_quality_stats', request.parsedQuery, { column: 'tenant_id', value: request.params.tenant_id.toUpperCase() }),
+  }),
+];
