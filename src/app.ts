@@ -30,6 +30,8 @@ import { jobClientRoutes } from './modules/jobs/jobs-client.routes.ts';
 import { jobRoutes } from './modules/jobs/jobs.routes.ts';
 import { jobSchemas } from './modules/jobs/jobs.schema.ts';
 import { userSchemas } from './modules/users/users.schema.ts';
+import { dataQualityRoutes } from './modules/data-quality/data-quality.routes.ts';
+import { dataQualitySchemas } from './modules/data-quality/data-quality.schema.ts';
 
 /** Every route of the server, in one visible list. Each declares its own access. */
 const ROUTES: Route[] = [
@@ -45,6 +47,7 @@ const ROUTES: Route[] = [
   ...jobClientRoutes,
   ...versionRoutes,
   ...tokenRoutes,
+  ...dataQualityRoutes,
 ];
 
 /** What a registered route declares about itself (for the permission walk and tooling). */
@@ -83,7 +86,7 @@ export async function buildApp({ config, db, extraRoutes = [] }: AppOptions): Pr
   app.decorateRequest('principal', null);
   app.decorateRequest('parsedQuery', null as never);
   app.setValidatorCompiler(validatorCompiler);
-  for (const schema of [ErrorSchema, ...userSchemas, ...ssoSchemas, ...clientSchemas, ...eventSchemas, ...jobSchemas]) app.addSchema(schema);
+  for (const schema of [ErrorSchema, ...userSchemas, ...ssoSchemas, ...clientSchemas, ...eventSchemas, ...jobSchemas, ...dataQualitySchemas]) app.addSchema(schema);
 
   // Secure by default: a route must say who may call it; its guard and query parsing come from that.
   const patterns: Array<{ methods: string[]; regex: RegExp }> = [];
