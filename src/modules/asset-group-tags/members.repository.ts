@@ -57,10 +57,14 @@ export async function memberCounts(k: Kysely<Database>, tagId: number, environme
 export class MembersQuery {
   private readonly conditions: Expression<SqlBool>[];
   private readonly environments?: string[];
+  /** SQLite with FTS candidates: the tag test must not pick the (tag_id, ...) index over them. */
+  private readonly ftsDriven: boolean;
 
   constructor(private readonly db: Db, private readonly tagId: number, private readonly parsed: ParsedQuery) {
     this.environments = environmentsOf(parsed);
-    this.conditions = [...filterConditions(membersQuery, parsed), ...(db.dialect === 'sqlite' ? ftsConditions(parsed) : [])];
+    const fts = db.dialect === 'sqlite' ? ftsConditions(parsed) : [];
+    this.ftsDriven = fts.length > 0;
+    this.conditions = [...filterConditions(membersQuery, parsed), ...fts];
   }
 
   private get unfiltered(): boolean {
@@ -76,7 +80,9 @@ export class MembersQuery {
   }
 
   private base() {
-    let qb = this.db.kysely.selectFrom('asset_group_tag_members as m').where('m.tag_id', '=', this.tagId);
+    let qb = this.db.kysely.selectFrom('asset_group_tag_members as m')
+      // Unary plus (SQLite): the same test, but not usable as an index, so the FTS rowids drive the plan.
+      .where(this.ftsDriven ? sql<SqlBool>`+m.tag_id = ${this.tagId}` : sql<SqlBool>`m.tag_id = ${this.tagId}`);
     if (this.environments) qb = qb.where('m.environment_id', 'in', this.environments);
     for (const c of this.conditions) qb = qb.where(c);
     return qb;

@@ -13,6 +13,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/create-db.ts';
 import { nowMicros } from '../../db/time.ts';
 import type { AdCounts, AzureCounts } from './data-quality.tables.ts';
+import { refreshTagMemberships } from '../asset-group-tags/membership.service.ts';
 
 export const ACL_KINDS = [
   'AllExtendedRights', 'ForceChangePassword', 'AddMember', 'AddAllowedToAct', 'GenericAll', 'WriteDacl', 'WriteOwner',
@@ -116,6 +117,7 @@ export async function analyzeGraph(db: Db): Promise<{ runId: string }> {
     for (const sid of domains) await trx.insertInto('ad_data_quality_stats').values({ ...stamp, ...t.adOf(sid), domain_sid: sid }).execute();
     for (const id of tenants) await trx.insertInto('azure_data_quality_stats').values({ ...stamp, ...t.azureOf(id), tenant_id: id }).execute();
   });
+  await refreshTagMemberships(db); // asset group tag membership follows every ingest
   return { runId };
 }
 
