@@ -7,6 +7,7 @@ import type { Db } from './db/create-db.ts';
 import { ErrorSchema } from './http/envelope.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { registerGracefulClose, registerRequestContext } from './http/prefer.ts';
+import { registerJsonBody } from './http/json-body.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
 import { parseQuery, querystringSchema, type CompiledQuery } from './http/query/index.ts';
 import type { Access, Route } from './http/route.ts';
@@ -116,6 +117,7 @@ export async function buildApp({ config, db, extraRoutes = [] }: AppOptions): Pr
 
   registerRequestContext(app);
   registerGracefulClose(app);
+  registerJsonBody(app);
   registerErrorHandling(app, allowedMethods);
   registerRateLimit(app, config.rateLimit);
   registerSignedRequests(app);

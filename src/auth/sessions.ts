@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createSecretKey, randomBytes, randomUUID, type KeyObject } from 'node:crypto';
 import { SignJWT, errors as joseErrors, jwtVerify } from 'jose';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.ts';
@@ -15,9 +15,10 @@ import type { Principal } from './principal.ts';
  */
 const ISSUER = 'scent';
 const SETTING_KEY = 'jwt_signing_key';
-const keys = new WeakMap<Db, Uint8Array>();
+const keys = new WeakMap<Db, KeyObject>();
 
-export async function signingKey(db: Db, config: Config): Promise<Uint8Array> {
+/** The HS256 key as a KeyObject (built once: jose would otherwise import raw bytes on every call). */
+export async function signingKey(db: Db, config: Config): Promise<KeyObject> {
   const cached = keys.get(db);
   if (cached) return cached;
   let secret = config.jwtSecret;
@@ -31,7 +32,7 @@ export async function signingKey(db: Db, config: Config): Promise<Uint8Array> {
     const row = await db.kysely.selectFrom('settings').select('value').where('key', '=', SETTING_KEY).executeTakeFirstOrThrow();
     secret = row.value;
   }
-  const key = new TextEncoder().encode(secret);
+  const key = createSecretKey(Buffer.from(secret, 'utf8'));
   keys.set(db, key);
   return key;
 }

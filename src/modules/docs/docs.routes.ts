@@ -13,6 +13,7 @@ const ASSETS = new Map<string, string>([
   ['swagger-ui-standalone-preset.js', 'application/javascript; charset=utf-8'],
 ]);
 const cache = new Map<string, Buffer>();
+const specCache = new WeakMap<object, string>();
 
 const PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Scent API</title>
@@ -30,7 +31,12 @@ export const docsRoutes = [
     url: '/api/v2/spec',
     config: { access: { public: true } },
     schema: { ...hidden },
-    handler: async (request) => request.server.swagger(),
+    handler: async (request, reply) => {
+      // The document is fixed once the app is ready: build and serialise it once per app.
+      let body = specCache.get(request.server);
+      if (!body) specCache.set(request.server, (body = JSON.stringify(request.server.swagger())));
+      return reply.type('application/json; charset=utf-8').send(body);
+    },
   }),
   route({
     method: 'GET',
