@@ -26,10 +26,10 @@ const server = spawn(process.execPath, [join(import.meta.dirname, '../bin/scent.
   stdio: ['ignore', 'pipe', process.env.SOAK_LOG ? 'pipe' : 'inherit'],
 });
 let out = '';
-server.stdout.on('data', (c) => (out += c));
+server.stdout!.on('data', (c) => (out += c));
 const ready = await new Promise<{ base: string; token: string }>((resolve, reject) => {
   const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 60_000);
-  server.stdout.on('data', () => {
+  server.stdout!.on('data', () => {
     const base = /serving the BloodHound v2 API at (\S+)/.exec(out)?.[1];
     const token = /bearer token \([^)]*\): (\S+)/.exec(out)?.[1];
     if (base && token) {
