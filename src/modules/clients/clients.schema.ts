@@ -1,3 +1,4 @@
+import { Text } from '../jobs/jobs.schema.ts';
 import { Type, type Static } from '@sinclair/typebox';
 import { NullInt32, NullTime, nullInt32, nullTime, recordFields, recordTimes } from '../../http/envelope.ts';
 import type { ClientRow } from '../jobs/collection.tables.ts';
@@ -21,15 +22,15 @@ export const ClientSchema = Type.Object(
 );
 
 export const CreateClientBody = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: 200, description: 'unique name of the client' }),
+  name: Text({ minLength: 1, maxLength: 200, description: 'unique name of the client' }),
   type: Type.String({ enum: [...CLIENT_TYPES], description: 'sharphound | azurehound' }),
-  domain_controller: Type.Optional(Type.String({ maxLength: 500, description: 'domain controller the collector talks to' })),
+  domain_controller: Type.Optional(Text({ maxLength: 500, description: 'domain controller the collector talks to' })),
 });
 export type CreateClientBody = Static<typeof CreateClientBody>;
 
 export const UpdateClientBody = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: 200 }),
-  domain_controller: Type.Optional(Type.String({ maxLength: 500 })),
+  name: Text({ minLength: 1, maxLength: 200 }),
+  domain_controller: Type.Optional(Text({ maxLength: 500 })),
 });
 export type UpdateClientBody = Static<typeof UpdateClientBody>;
 

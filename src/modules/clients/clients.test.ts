@@ -94,3 +94,8 @@ test('community edition: every collection route is an unknown route', async () =
     await ce.close();
   }
 });
+
+test('clients: text that PostgreSQL cannot store is a 400, not a 500', async () => {
+  const res = await t.request({ method: 'POST', url: '/api/v2/clients', token: admin, body: { name: 'a\u0000b', type: 'sharphound' } });
+  assert.deepEqual(errorOf(res), { status: 400, messages: ['name must match pattern "^[^\\u0000]*$"'] });
+});

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { Text } from '../jobs/jobs.schema.ts';
 import { recordFields, recordTimes } from '../../http/envelope.ts';
 import type { ClientEventRow } from '../jobs/collection.tables.ts';
 import { DomainsField, OusField, switchFields, wireSwitches, wireTargets, type Hydration } from '../jobs/jobs.schema.ts';
@@ -26,14 +27,14 @@ const optionalSwitches = Object.fromEntries(SWITCH_NAMES.map((n) => [n, Optional
 /** Targets and switches, shared by event bodies and one-off job bodies. */
 export const targetFields = {
   ...optionalSwitches,
-  ous: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 500 }), { maxItems: 1000, description: 'OU objectids' })),
-  domains: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 500 }), { maxItems: 1000, description: 'domain objectids' })),
+  ous: Type.Optional(Type.Array(Text({ minLength: 1, maxLength: 500 }), { maxItems: 1000, description: 'OU objectids' })),
+  domains: Type.Optional(Type.Array(Text({ minLength: 1, maxLength: 500 }), { maxItems: 1000, description: 'domain objectids' })),
 };
 
 export const EventBody = Type.Object({
   client_id: Type.String({ format: 'uuid' }),
-  rrule: Type.String({ minLength: 1, maxLength: 2000, description: 'RFC 5545 RRULE, optionally preceded by a DTSTART line' }),
-  title: Type.Optional(Type.String({ maxLength: 500 })),
+  rrule: Text({ minLength: 1, maxLength: 2000, description: 'RFC 5545 RRULE, optionally preceded by a DTSTART line' }),
+  title: Type.Optional(Text({ maxLength: 500 })),
   ...targetFields,
 });
 export type EventBody = Static<typeof EventBody>;

@@ -21,7 +21,7 @@ import { JobStatus } from './job-status.ts';
 import { availableQuery } from './jobs.query.ts';
 import { jobsSelect, targetIds } from './jobs.repository.ts';
 import { toWireJob } from './jobs.schema.ts';
-import { graphStamp, resolveObjectIds, type Resolved } from './targets.repository.ts';
+import { graphStamp, resolveObjectIds } from './targets.repository.ts';
 
 type Q = Kysely<Database>;
 
@@ -46,7 +46,6 @@ async function readyTargets(db: Q, clientId: string, version: number): Promise<s
 export interface AvailablePlan {
   etag: string;
   now: number;
-  resolved: Resolved;
 }
 
 export async function availableEtag(db: Q, clientId: string, parsed: ParsedQuery, rawQuery: string): Promise<AvailablePlan> {
@@ -63,14 +62,14 @@ export async function availableEtag(db: Q, clientId: string, parsed: ParsedQuery
     .where('id', '=', clientId)
     .executeTakeFirst();
   const version = Number(stamp?.jobs_version ?? -1);
-  let resolved: Resolved = new Map();
+  let graph = '-';
   if (hydrate && stamp) {
     const ids = await readyTargets(db, clientId, version);
-    if (ids.length) resolved = await resolveObjectIds(db, ids);
+    if (ids.length) graph = await graphStamp(db, ids);
   }
-  const material = `${rawQuery}\n${version}\n${Number(stamp?.due ?? 0)}\n${hydrate ? graphStamp(resolved) : '-'}`;
+  const material = `${rawQuery}\n${version}\n${Number(stamp?.due ?? 0)}\n${graph}`;
   const etag = `"${createHash('sha256').update(material).digest('base64url').slice(0, 27)}"`;
-  return { etag, now, resolved };
+  return { etag, now };
 }
 
 export async function availableJobs(db: Q, clientId: string, parsed: ParsedQuery, plan: AvailablePlan) {
@@ -80,7 +79,9 @@ export async function availableJobs(db: Q, clientId: string, parsed: ParsedQuery
     .where('client_jobs.execution_time', '<=', plan.now);
   qb = applySort(applyFilters(qb, availableQuery, parsed), availableQuery, parsed);
   const rows = await qb.execute();
-  const h = { ous: parsed.params.hydrate_ous !== false, domains: parsed.params.hydrate_domains !== false, resolved: plan.resolved };
+  const flags = { ous: parsed.params.hydrate_ous !== false, domains: parsed.params.hydrate_domains !== false };
+  const ids = targetIds(rows, flags.ous, flags.domains);
+  const h = { ...flags, resolved: ids.size ? await resolveObjectIds(db, ids) : new Map() };
   // Ready jobs have not ended, so they carry no domain results.
   return rows.map((r) => toWireJob(r, [], h));
 }

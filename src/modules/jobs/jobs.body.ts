@@ -1,12 +1,12 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { targetFields } from '../events/events.schema.ts';
-import { COUNT_NAMES } from './jobs.schema.ts';
+import { COUNT_NAMES, Text } from './jobs.schema.ts';
 
 /** Request bodies of the job routes. */
 export const NewJobBody = Type.Object({
   ...targetFields,
-  domain_controller: Type.Optional(Type.String({ maxLength: 500 })),
-  execution_time: Type.Optional(Type.String({ description: 'RFC-3339; default now' })),
+  domain_controller: Type.Optional(Text({ maxLength: 500 })),
+  execution_time: Type.Optional(Type.String({ maxLength: 64, description: 'RFC-3339; default now' })),
 });
 export type NewJobBody = Static<typeof NewJobBody>;
 
@@ -17,16 +17,16 @@ const Count = Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_
 const counts = Object.fromEntries(COUNT_NAMES.map((n) => [n, Count])) as Record<(typeof COUNT_NAMES)[number], typeof Count>;
 
 export const DomainResultBody = Type.Object({
-  domain_name: Type.String({ minLength: 1, maxLength: 500 }),
+  domain_name: Text({ minLength: 1, maxLength: 500 }),
   success: Type.Boolean(),
-  message: Type.Optional(Type.String({ maxLength: 10000 })),
+  message: Type.Optional(Text({ maxLength: 10000 })),
   ...counts,
 });
 
 export const EndJobBody = Type.Object({
   status: Type.Optional(Type.Integer({ description: '2 complete (default), 5 failed, 8 partially complete' })),
-  message: Type.Optional(Type.String({ maxLength: 10000 })),
-  log_path: Type.Optional(Type.String({ maxLength: 2000 })),
+  message: Type.Optional(Text({ maxLength: 10000 })),
+  log_path: Type.Optional(Text({ maxLength: 2000 })),
   domain_results: Type.Optional(Type.Array(DomainResultBody, { maxItems: 10000 })),
 });
 export type EndJobBody = Static<typeof EndJobBody>;

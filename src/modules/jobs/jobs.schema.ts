@@ -4,6 +4,10 @@ import { NullInt32, Timestamp, nullInt32, recordFields, recordTimes } from '../.
 import { SWITCH_NAMES, type ClientJobRow, type CollectionSwitches, type DomainResultRow } from './collection.tables.ts';
 import { domainRef, ouRef, type Resolved } from './targets.repository.ts';
 
+/** A request string PostgreSQL can store (no NUL character). */
+export const Text = (options: { minLength?: number; maxLength?: number; description?: string } = {}) =>
+  Type.String({ pattern: '^[^\\u0000]*$', ...options });
+
 /** Wire shapes of spec 2.8–2.11 (client job, domain result, OU and domain references). */
 export const OuRefSchema = Type.Object(
   { objectid: Type.String(), name: Type.String(), exists: Type.Boolean(), distinguishedname: Type.String(), type: Type.String() },

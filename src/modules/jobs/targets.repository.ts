@@ -9,33 +9,26 @@ import type { Database } from '../../db/database.ts';
 export interface OuRef { objectid: string; name: string; exists: boolean; distinguishedname: string; type: string }
 export interface DomainRef { objectid: string; name: string; exists: boolean; type: string }
 
-interface NodeInfo { name: string; kind: string; distinguishedname: string; lastSeen: number; id: number }
+interface NodeInfo { name: string; kind: string; distinguishedname: string }
 export type Resolved = ReadonlyMap<string, NodeInfo>;
 
 const CHUNK = 500;
 
 export async function resolveObjectIds(db: Kysely<Database>, objectids: Iterable<string>): Promise<Resolved> {
-  const wanted = new Set<string>();
-  for (const id of objectids) {
-    wanted.add(id);
-    wanted.add(id.toUpperCase());
-  }
   const out = new Map<string, NodeInfo>();
-  const all = [...wanted];
+  const all = variants(objectids);
   for (let i = 0; i < all.length; i += CHUNK) {
     const rows = await db
       .selectFrom('nodes')
-      .select(['id', 'objectid', 'kind', 'name', 'properties', 'last_seen'])
+      .select(['objectid', 'kind', 'name', 'properties'])
       .where('objectid', 'in', all.slice(i, i + CHUNK))
       .execute();
     for (const r of rows) {
       const props = parseProps(r.properties);
       out.set(r.objectid, {
-        id: r.id,
         kind: r.kind,
         name: r.name ?? (typeof props.name === 'string' ? props.name : ''),
         distinguishedname: typeof props.distinguishedname === 'string' ? props.distinguishedname : '',
-        lastSeen: r.last_seen,
       });
     }
   }
@@ -56,15 +49,35 @@ export function domainRef(resolved: Resolved, objectid: string): DomainRef {
   return { objectid, name: n?.name ?? '', exists: n !== undefined, type: 'Domain' };
 }
 
-/** A stamp that changes when any of the resolved nodes is written (ingest sets last_seen) or appears/disappears. */
-export function graphStamp(resolved: Resolved): string {
-  let max = 0;
-  let ids = 0;
-  for (const n of resolved.values()) {
-    if (n.lastSeen > max) max = n.lastSeen;
-    ids += n.id;
+function variants(objectids: Iterable<string>): string[] {
+  const wanted = new Set<string>();
+  for (const id of objectids) {
+    wanted.add(id);
+    wanted.add(id.toUpperCase());
   }
-  return `${resolved.size}.${ids}.${max}`;
+  return [...wanted];
+}
+
+/**
+ * A stamp of the graph nodes these objectids name: changes when one of them is written (every
+ * ingest write sets last_seen), appears or disappears. One aggregate row, no properties parsed.
+ */
+export async function graphStamp(db: Kysely<Database>, objectids: Iterable<string>): Promise<string> {
+  const all = variants(objectids);
+  let count = 0;
+  let ids = 0;
+  let max = 0;
+  for (let i = 0; i < all.length; i += CHUNK) {
+    const row = await db
+      .selectFrom('nodes')
+      .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('id').as('ids'), eb.fn.max('last_seen').as('seen')])
+      .where('objectid', 'in', all.slice(i, i + CHUNK))
+      .executeTakeFirstOrThrow();
+    count += Number(row.n);
+    ids += Number(row.ids ?? 0);
+    max = Math.max(max, Number(row.seen ?? 0));
+  }
+  return `${count}.${ids}.${max}`;
 }
 
 function parseProps(text: string): Record<string, unknown> {
