@@ -62,11 +62,13 @@ export async function run(args: string[]): Promise<void> {
     ['members name=~eq: page', `${base}/api/v2/asset-group-tags/1/members?name=~eq:user12345`],
     [`members skip=${deep}`, `${base}/api/v2/asset-group-tags/1/members?skip=${deep}`],
     [`controllers first page (${controllers})`, `${base}/api/v2/certtemplates/${TEMPLATE_OBJECTID}/controllers`],
+    // The floor every authenticated route pays (JWT + session + user + permissions) plus one tiny read.
+    ['floor: GET /asset-group-tags/1', `${base}/api/v2/asset-group-tags/1`],
   ];
   for (const [name, url] of cases) {
     const res = await fetch(url, { headers });
     const body = await res.text();
-    console.log(`${name}: ${res.status}, ${body.length} bytes, count ${JSON.parse(body).count}`);
+    console.log(`${name}: ${res.status}, ${body.length} bytes${'count' in JSON.parse(body) ? `, count ${JSON.parse(body).count}` : ''}`);
   }
   const firstPage = await (await fetch(cases[0][1], { headers })).arrayBuffer();
   const replayFile = `${path}.first-page.json`;
