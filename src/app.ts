@@ -19,6 +19,7 @@ import { ssoProviderRoutes } from './modules/sso-providers/sso-providers.routes.
 import { assetGroupTagRoutes } from './modules/asset-group-tags/tags.routes.ts';
 import { certTemplateRoutes } from './modules/cert-templates/cert-templates.routes.ts';
 import { tokenRoutes } from './modules/tokens/tokens.routes.ts';
+import { oidcRoutes } from './modules/oidc/oidc.routes.ts';
 import { versionRoutes } from './modules/version/version.routes.ts';
 import { registerSignedRequests } from './auth/signed-requests.ts';
 import { ssoSchemas } from './modules/sso-providers/sso-providers.schema.ts';
@@ -40,6 +41,7 @@ const ROUTES: Route[] = [
   ...docsRoutes,
   ...authRoutes,
   ...ssoProviderRoutes,
+  ...oidcRoutes,
   ...assetGroupTagRoutes,
   ...certTemplateRoutes,
   ...clientRoutes,
