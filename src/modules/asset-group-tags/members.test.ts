@@ -153,3 +153,23 @@ test('~eq on name is served by the trigram index (query plan)', async () => {
   const text = plan.rows.map((r) => Object.values(r).join(' ')).join('\n');
   assert.match(text, DIALECT === 'sqlite' ? /VIRTUAL TABLE INDEX/ : /asset_group_tag_members_name_trgm/, text);
 });
+
+test('limit=0 on a tag larger than one stream batch: every member once, in order, valid JSON', async () => {
+  const size = 2_050;
+  const users = Array.from({ length: size }, (_, i) => ({ objectid: `BIG-${i}`, kinds: ['User', 'Base'], name: `BIG${i}@CORP.LOCAL`, environmentId: ENV }));
+  await upsertNodes(t.db.kysely, [{ objectid: 'BIG-GROUP', kinds: ['Group', 'Base'], name: 'BIG@CORP.LOCAL', environmentId: ENV }, ...users]);
+  await upsertEdges(t.db.kysely, users.map((u) => ({ start: { objectid: u.objectid }, end: { objectid: 'BIG-GROUP' }, kind: 'MemberOf' })));
+  const tag = (await t.request({ method: 'POST', url: '/api/v2/asset-group-tags', token: admin, body: { name: 'Big', type: 2 } })).json().data;
+  await t.request({ method: 'POST', url: `/api/v2/asset-group-tags/${tag.id}/selectors`, token: admin, body: { name: 'big', seeds: [{ type: 1, value: 'BIG-GROUP' }] } });
+  for (const query of [{ limit: '0' }, { limit: '0', skip: '5' }, { limit: '0', name: '~eq:big' }, { limit: '0', sort_by: '-name' }]) {
+    const res = await members(query, tag.id);
+    assert.equal(res.statusCode, 200);
+    const body = res.json();
+    const skip = Number(query.skip ?? 0);
+    assert.equal(body.count, size + 1);
+    assert.equal(body.data.members.length, size + 1 - skip, JSON.stringify(query));
+    assert.equal(new Set(oids(res)).size, size + 1 - skip);
+  }
+  const asc = (await members({ limit: '0' }, tag.id)).json().data.members.map((m: { id: number }) => m.id);
+  assert.deepEqual(asc, [...asc].sort((a: number, b: number) => a - b));
+});
