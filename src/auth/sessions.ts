@@ -1,5 +1,5 @@
 import { createSecretKey, randomBytes, randomUUID, type KeyObject } from 'node:crypto';
-import { SignJWT, errors as joseErrors, jwtVerify } from 'jose';
+import { SignJWT, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/create-db.ts';
@@ -78,9 +78,20 @@ export async function issueSession(
   return { token, sessionId, expiresAt };
 }
 
-/** Verifies a bearer JWT and its live session; returns the principal or throws 401/403. */
-export async function verifyBearer(db: Db, config: Config, token: string): Promise<Principal> {
-  let claims;
+/**
+ * Tokens whose signature and claims verified already (per database, whose key is fixed), so that
+ * polling clients do not pay an HMAC through WebCrypto on every request. `exp` is re-checked on each
+ * use, and the session row below is still read every time, so revocation stays immediate.
+ */
+const verified = new WeakMap<Db, Map<string, JWTPayload>>();
+const VERIFIED_MAX = 10_000;
+
+async function verifiedClaims(db: Db, config: Config, token: string): Promise<JWTPayload> {
+  let cache = verified.get(db);
+  if (!cache) verified.set(db, (cache = new Map()));
+  const hit = cache.get(token);
+  if (hit && (hit.exp as number) * 1000 > Date.now()) return hit;
+  let claims: JWTPayload;
   try {
     ({ payload: claims } = await jwtVerify(token, await signingKey(db, config), {
       algorithms: ['HS256'],
@@ -91,6 +102,14 @@ export async function verifyBearer(db: Db, config: Config, token: string): Promi
     if (err instanceof joseErrors.JOSEError || err instanceof TypeError) throw unauthorized();
     throw err;
   }
+  if (cache.size >= VERIFIED_MAX) cache.delete(cache.keys().next().value as string);
+  cache.set(token, claims);
+  return claims;
+}
+
+/** Verifies a bearer JWT and its live session; returns the principal or throws 401/403. */
+export async function verifyBearer(db: Db, config: Config, token: string): Promise<Principal> {
+  const claims = await verifiedClaims(db, config, token);
   const session = await db.kysely
     .selectFrom('sessions')
     .selectAll()

@@ -3,7 +3,7 @@
  * Unknown objectids come back with exists: false and empty strings. Lookups match the objectid as
  * given or upper-cased (the graph stores AD SIDs / GUIDs upper-cased).
  */
-import type { Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../../db/database.ts';
 
 export interface OuRef { objectid: string; name: string; exists: boolean; distinguishedname: string; type: string }
@@ -60,24 +60,26 @@ function variants(objectids: Iterable<string>): string[] {
 
 /**
  * A stamp of the graph nodes these objectids name: changes when one of them is written (every
- * ingest write sets last_seen), appears or disappears. One aggregate row, no properties parsed.
+ * ingest write sets last_seen), appears or disappears. One aggregate text, no properties parsed.
+ * Up to STAMP_INLINE objectids it is a scalar subquery that can ride along with another statement.
  */
-export async function graphStamp(db: Kysely<Database>, objectids: Iterable<string>): Promise<string> {
+export const STAMP_INLINE = CHUNK;
+
+export function graphStampExpr(objectids: string[]): RawBuilder<string> {
   const all = variants(objectids);
-  let count = 0;
-  let ids = 0;
-  let max = 0;
-  for (let i = 0; i < all.length; i += CHUNK) {
-    const row = await db
-      .selectFrom('nodes')
-      .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('id').as('ids'), eb.fn.max('last_seen').as('seen')])
-      .where('objectid', 'in', all.slice(i, i + CHUNK))
-      .executeTakeFirstOrThrow();
-    count += Number(row.n);
-    ids += Number(row.ids ?? 0);
-    max = Math.max(max, Number(row.seen ?? 0));
+  if (all.length === 0 || all.length > STAMP_INLINE) throw new Error('graphStampExpr takes 1..STAMP_INLINE objectids');
+  return sql<string>`(select cast(count(*) as text) || '.' || cast(coalesce(sum(id), 0) as text) || '.' || cast(coalesce(max(last_seen), 0) as text) from nodes where objectid in (${sql.join(all)}))`;
+}
+
+export async function graphStamp(db: Kysely<Database>, objectids: string[]): Promise<string> {
+  const all = variants(objectids);
+  if (all.length === 0) return '-';
+  const parts: string[] = [];
+  for (let i = 0; i < all.length; i += STAMP_INLINE) {
+    const row = await db.selectNoFrom(graphStampExpr(all.slice(i, i + STAMP_INLINE)).as('stamp')).executeTakeFirstOrThrow();
+    parts.push(row.stamp);
   }
-  return `${count}.${ids}.${max}`;
+  return parts.join('|');
 }
 
 function parseProps(text: string): Record<string, unknown> {
