@@ -34,6 +34,9 @@ import { jobSchemas } from './modules/jobs/jobs.schema.ts';
 import { userSchemas } from './modules/users/users.schema.ts';
 import { dataQualityRoutes } from './modules/data-quality/data-quality.routes.ts';
 import { dataQualitySchemas } from './modules/data-quality/data-quality.schema.ts';
+import { fileUploadRoutes, registerUploadBodies } from './modules/file-upload/file-upload.routes.ts';
+import { fileUploadSchemas } from './modules/file-upload/file-upload.schema.ts';
+import { registerIngestWorker } from './modules/file-upload/ingest.worker.ts';
 
 /** Every route of the server, in one visible list. Each declares its own access. */
 const ROUTES: Route[] = [
@@ -51,6 +54,7 @@ const ROUTES: Route[] = [
   ...versionRoutes,
   ...tokenRoutes,
   ...dataQualityRoutes,
+  ...fileUploadRoutes,
 ];
 
 /** What a registered route declares about itself (for the permission walk and tooling). */
@@ -89,7 +93,7 @@ export async function buildApp({ config, db, extraRoutes = [] }: AppOptions): Pr
   app.decorateRequest('principal', null);
   app.decorateRequest('parsedQuery', null as never);
   app.setValidatorCompiler(validatorCompiler);
-  for (const schema of [ErrorSchema, ...userSchemas, ...ssoSchemas, ...clientSchemas, ...eventSchemas, ...jobSchemas, ...dataQualitySchemas]) app.addSchema(schema);
+  for (const schema of [ErrorSchema, ...userSchemas, ...ssoSchemas, ...clientSchemas, ...eventSchemas, ...jobSchemas, ...dataQualitySchemas, ...fileUploadSchemas]) app.addSchema(schema);
 
   // Secure by default: a route must say who may call it; its guard and query parsing come from that.
   const patterns: Array<{ methods: string[]; regex: RegExp }> = [];
@@ -120,10 +124,12 @@ export async function buildApp({ config, db, extraRoutes = [] }: AppOptions): Pr
   registerRequestContext(app);
   registerGracefulClose(app);
   registerJsonBody(app);
+  registerUploadBodies(app);
   registerErrorHandling(app, allowedMethods);
   registerRateLimit(app, config.rateLimit);
   registerSignedRequests(app);
   if (config.edition === 'enterprise') registerScheduler(app, db, config.schedulerInterval);
+  registerIngestWorker(app, db, config.ingestInterval);
   await app.register(swagger, {
     openapi: {
       openapi: '3.0.3',

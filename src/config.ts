@@ -24,6 +24,10 @@ export interface Config {
   readonly rootUrl: string;
   /** Seconds between passes of the collection scheduler (enterprise); 0 = off. */
   readonly schedulerInterval: number;
+  /** Seconds between passes of the ingest worker over ended upload jobs; 0 = this instance ingests nothing. */
+  readonly ingestInterval: number;
+  /** Largest uploaded file (POST /api/v2/file-upload/{id}), bytes. */
+  readonly uploadLimit: number;
 }
 
 interface Field {
@@ -95,6 +99,14 @@ export const FIELDS: Field[] = [
       if (seconds === null) throw new ConfigError(`scheduler-interval must be a duration like 30s or 5m (0 = off), got "${raw}"`);
       return seconds;
     }, help: 'seconds between collection-scheduler passes (enterprise); 0 = off' },
+  { key: 'ingestInterval', flag: '--ingest-interval', env: 'SCENT_INGEST_INTERVAL', default: '2s',
+    parse: (raw) => {
+      const seconds = parseDuration(raw);
+      if (seconds === null) throw new ConfigError(`ingest-interval must be a duration like 2s or 1m (0 = off), got "${raw}"`);
+      return seconds;
+    }, help: 'seconds between ingest-worker passes over ended upload jobs; 0 = this instance ingests nothing' },
+  { key: 'uploadLimit', flag: '--upload-limit', env: 'SCENT_UPLOAD_LIMIT', default: String(4 * 1024 ** 3),
+    parse: int('upload-limit', 1024, 2 ** 45), help: 'largest uploaded file (file-upload), bytes' },
 ];
 
 export class ConfigError extends Error {}

@@ -9,6 +9,7 @@ import type { GraphTables } from '../graph/graph.tables.ts';
 import type { AssetGroupTagTables } from '../modules/asset-group-tags/tags.tables.ts';
 import type { CollectionTables } from '../modules/jobs/collection.tables.ts';
 import type { DataQualityTables } from '../modules/data-quality/data-quality.tables.ts';
+import type { FileUploadTables } from '../modules/file-upload/file-upload.tables.ts';
 
 export type Bool = 0 | 1;
 
@@ -94,7 +95,7 @@ export interface SettingTable {
   updated_at: Micros;
 }
 
-export interface Database extends GraphTables, DataQualityTables, AssetGroupTagTables, CollectionTables, AuthTokenTables {
+export interface Database extends GraphTables, DataQualityTables, FileUploadTables, AssetGroupTagTables, CollectionTables, AuthTokenTables {
   permissions: PermissionTable;
   roles: RoleTable;
   roles_permissions: RolePermissionTable;

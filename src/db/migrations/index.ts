@@ -5,6 +5,7 @@ import * as m0003 from './0003-asset-group-tags.ts';
 import * as m0004 from './0004-collection.ts';
 import * as m0005 from './0005-auth-tokens.ts';
 import * as m0006 from './0006-data-quality.ts';
+import * as m0007 from './0007-file-upload.ts';
 
 /** Every migration, in order. Files are frozen once committed: add a new one instead of editing. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '0004-collection': m0004,
   '0005-auth-tokens': m0005,
   '0006-data-quality': m0006,
+  '0007-file-upload': m0007,
 };

@@ -15,22 +15,24 @@ export interface FileOutcome {
   error?: string;
 }
 
-export interface InputFile {
-  path: string;
-  /** Name shown in results (default: the file's base name). */
-  name?: string;
-}
+/** A file on disk (JSON or zip), or one JSON document given as a stream of chunks. */
+export type InputFile =
+  | { path: string; /** Name shown in results (default: the file's base name). */ name?: string }
+  | { name: string; open(): Promise<AsyncIterable<Buffer>> };
 
 export interface IngestRunOptions extends IngestOptions {
   onFileStart?: (name: string) => void;
   onFileDone?: (outcome: FileOutcome) => void;
+  /** Leave the whole-graph steps (AD CS links) to the caller. */
+  skipLinks?: boolean;
 }
 
 export async function ingestFiles(db: Db, files: InputFile[], options: IngestRunOptions = {}): Promise<FileOutcome[]> {
   const outcomes: FileOutcome[] = [];
   for (const file of files) {
     try {
-      for await (const source of sourcesOf(file.path, file.name)) {
+      const sources = 'open' in file ? [file] : sourcesOf(file.path, file.name);
+      for await (const source of sources) {
         options.onFileStart?.(source.name);
         let outcome: FileOutcome;
         try {
@@ -42,12 +44,12 @@ export async function ingestFiles(db: Db, files: InputFile[], options: IngestRun
         options.onFileDone?.(outcome);
       }
     } catch (err) {
-      const outcome = { name: file.name ?? file.path, error: describe(err) };
+      const outcome = { name: file.name ?? ('path' in file ? file.path : ''), error: describe(err) };
       outcomes.push(outcome);
       options.onFileDone?.(outcome);
     }
   }
-  if (outcomes.some((o) => o.result)) await drawAdcsLinks(db.kysely);
+  if (!options.skipLinks && outcomes.some((o) => o.result)) await drawAdcsLinks(db.kysely);
   return outcomes;
 }
 

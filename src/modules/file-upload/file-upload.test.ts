@@ -1,0 +1,129 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createTestApp, DIALECT, errorOf, type TestApp } from '../../test/harness.ts';
+import { FIXTURES } from '../../graph/ingest/fixture-path.ts';
+import { makeZip } from '../../graph/ingest/test-zip.ts';
+import { findNodeByObjectId } from '../../graph/store.repository.ts';
+import { claimJob, runIngestOnce } from './ingest.worker.ts';
+
+let t: TestApp;
+let admin: string;
+const upload = (id: number | string, body: Buffer | string, type: string, token = admin) =>
+  t.app.inject({ method: 'POST', url: `/api/v2/file-upload/${id}`, payload: body, headers: { authorization: `Bearer ${token}`, 'content-type': type } });
+const post = (url: string, token = admin) => t.request({ method: 'POST', url, token });
+
+before(async () => {
+  t = await createTestApp({ ingestInterval: 0 });
+  admin = (await t.login('Administrator')).token;
+});
+after(() => t.close());
+
+test(`file upload on ${DIALECT}: start, upload JSON and zip, end, ingest; per-file errors; data quality`, async () => {
+  const uploader = (await t.login('Upload-Only')).token;
+  const start = await post('/api/v2/file-upload/start', uploader);
+  assert.equal(start.statusCode, 200);
+  const job = start.json().data;
+  assert.equal(job.status, 1);
+  assert.equal(job.end_time, '0001-01-01T00:00:00Z');
+
+  assert.equal((await upload(job.id, readFileSync(FIXTURES + 'users.json'), 'application/json', uploader)).statusCode, 202);
+  const zip = makeZip([
+    { name: 'groups.json', data: readFileSync(FIXTURES + 'groups.json') },
+    { name: 'broken_computers.json', data: '{"meta":{"type":"computers"},"data":[{"ObjectIdentifier":"S-1-5-21-1-1000"' },
+  ]);
+  assert.equal((await upload(job.id, zip, 'application/zip; charset=binary', uploader)).statusCode, 202);
+
+  const ended = await post(`/api/v2/file-upload/${job.id}/end`, uploader);
+  assert.equal(ended.statusCode, 200);
+  assert.deepEqual([ended.json().data.status, ended.json().data.total_files], [6, 2]);
+  assert.deepEqual(errorOf(await upload(job.id, '{}', 'application/json')), { status: 400, messages: ['the file upload job is not accepting files: it has ended'] });
+
+  assert.equal(await runIngestOnce(t.db), job.id);
+  assert.equal(await runIngestOnce(t.db), null, 'nothing left to claim');
+  const listed = (await t.request({ method: 'GET', url: '/api/v2/file-upload', token: admin, query: { id: String(job.id) } })).json();
+  const done = listed.data[0];
+  assert.equal(listed.count, 1);
+  assert.equal(done.status, 8, 'partially complete');
+  assert.equal(done.failed_files, 1);
+  assert.match(done.status_message, /broken_computers\.json: (unexpected end of JSON input|invalid JSON)/);
+  assert.notEqual(done.end_time, '0001-01-01T00:00:00Z');
+
+  const tasks = (await t.request({ method: 'GET', url: `/api/v2/file-upload/${job.id}/completed-tasks`, token: admin })).json().data;
+  assert.equal(tasks.length, 2);
+  assert.deepEqual(tasks[0].errors, []);
+  assert.equal(tasks[0].nodes, 14);
+  assert.equal(tasks[1].errors.length, 1);
+  assert.equal(tasks[1].errors[0].file_name.endsWith('/broken_computers.json'), true);
+
+  assert.ok(await findNodeByObjectId(t.db.kysely, 'S-1-5-21-909015691-3030120388-2582151266-500'));
+  assert.equal(await findNodeByObjectId(t.db.kysely, 'S-1-5-21-1-1000'), undefined);
+  const chunks = await t.db.kysely.selectFrom('file_upload_chunks').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  assert.equal(Number(chunks.n), 0, 'stored bytes are removed after ingest');
+  const dq = (await t.request({ method: 'GET', url: '/api/v2/platform/ad/data-quality-stats', token: admin })).json();
+  assert.equal(dq.data[0].users, 14);
+});
+
+test(`file upload on ${DIALECT}: listing filters, sort and paging; accepted types`, async () => {
+  for (let i = 0; i < 3; i++) await post('/api/v2/file-upload/start');
+  const res = await t.request({ method: 'GET', url: '/api/v2/file-upload', token: admin, query: { status: 'running', sort_by: '-id', limit: '2' } });
+  const body = res.json();
+  assert.equal(res.statusCode, 200);
+  assert.ok(body.count >= 3);
+  assert.equal(body.data.length, 2);
+  assert.ok(body.data[0].id > body.data[1].id);
+  assert.ok(body.data.every((j: { status: number }) => j.status === 1));
+  assert.deepEqual(errorOf(await t.request({ method: 'GET', url: '/api/v2/file-upload', token: admin, query: { nope: '1' } })),
+    { status: 400, messages: ['the specified column cannot be filtered: nope'] });
+  const reader = (await t.login('Read-Only')).token;
+  const types = await t.request({ method: 'GET', url: '/api/v2/file-upload/accepted-types', token: reader });
+  assert.deepEqual(types.json(), { data: ['application/json', 'application/zip', 'application/x-zip-compressed', 'application/zip-compressed'] });
+  assert.equal((await t.request({ method: 'GET', url: '/api/v2/file-upload', token: reader })).statusCode, 200);
+});
+
+test(`file upload on ${DIALECT}: errors`, async () => {
+  const reader = (await t.login('Read-Only')).token;
+  assert.deepEqual(errorOf(await post('/api/v2/file-upload/start', reader)), { status: 403, messages: ['not authorized'] });
+  assert.deepEqual(errorOf(await t.request({ method: 'POST', url: '/api/v2/file-upload/start' })), { status: 401, messages: ['authentication is invalid'] });
+  assert.deepEqual(errorOf(await upload(1, '{}', 'application/json', reader)), { status: 403, messages: ['not authorized'] });
+  assert.deepEqual(errorOf(await upload(999999, '{}', 'application/json')), { status: 404, messages: ['resource not found'] });
+  assert.deepEqual(errorOf(await upload('abc', '{}', 'application/json')), { status: 400, messages: ['id is malformed'] });
+  const job = (await post('/api/v2/file-upload/start')).json().data;
+  assert.deepEqual(errorOf(await upload(job.id, 'x', 'text/plain')), {
+    status: 400, messages: ['content type must be one of application/json, application/zip, application/x-zip-compressed, application/zip-compressed'],
+  });
+  assert.deepEqual(errorOf(await post('/api/v2/file-upload/999999/end')), { status: 404, messages: ['resource not found'] });
+  assert.deepEqual(errorOf(await t.request({ method: 'GET', url: '/api/v2/file-upload/999999/completed-tasks', token: admin })), { status: 404, messages: ['resource not found'] });
+  const small = await createTestApp({ ingestInterval: 0, uploadLimit: 1024 });
+  try {
+    const token = (await small.login('Administrator')).token;
+    const j = (await small.request({ method: 'POST', url: '/api/v2/file-upload/start', token })).json().data;
+    const res = await small.app.inject({ method: 'POST', url: `/api/v2/file-upload/${j.id}`, payload: 'x'.repeat(5000), headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } });
+    assert.deepEqual(errorOf(res), { status: 413, messages: ['request body is too large'] });
+  } finally {
+    await small.close();
+  }
+});
+
+test(`file upload on ${DIALECT}: a job is claimed once; the server's worker ingests ended jobs by itself`, async () => {
+  const job = (await post('/api/v2/file-upload/start')).json().data;
+  await post(`/api/v2/file-upload/${job.id}/end`);
+  const [a, b] = await Promise.all([claimJob(t.db, 'worker-a'), claimJob(t.db, 'worker-b')]);
+  assert.deepEqual([a, b].filter(Boolean).map((j) => j!.id), [job.id], 'exactly one worker gets the job');
+
+  const live = await createTestApp({ ingestInterval: 1 });
+  try {
+    const token = (await live.login('Administrator')).token;
+    const j = (await live.request({ method: 'POST', url: '/api/v2/file-upload/start', token })).json().data;
+    await live.app.inject({ method: 'POST', url: `/api/v2/file-upload/${j.id}`, payload: readFileSync(FIXTURES + 'domains.json'), headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } });
+    await live.request({ method: 'POST', url: `/api/v2/file-upload/${j.id}/end`, token });
+    let status = 0;
+    for (let i = 0; i < 100 && status !== 2; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      status = (await live.request({ method: 'GET', url: '/api/v2/file-upload', token, query: { id: String(j.id) } })).json().data[0].status;
+    }
+    assert.equal(status, 2, 'complete');
+  } finally {
+    await live.close();
+  }
+});
