@@ -1,6 +1,7 @@
 import { serveCommand, migrateCommand } from './cli/server.command.ts';
 import { usersCreateCommand, usersDisableCommand, usersListCommand } from './cli/users.command.ts';
 import { tokensIssueCommand } from './cli/tokens.command.ts';
+import { apiTokensCreateCommand } from './cli/api-tokens.command.ts';
 import { importCommand } from './cli/import.command.ts';
 import { clientsCreateCommand } from './cli/clients.command.ts';
 import { type Command, helpText, isUserError, parse } from './cli/command.ts';
@@ -14,6 +15,7 @@ const COMMANDS: Command[] = [
   usersDisableCommand,
   usersListCommand,
   tokensIssueCommand,
+  apiTokensCreateCommand,
   importCommand,
   clientsCreateCommand,
 ];

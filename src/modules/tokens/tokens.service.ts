@@ -22,6 +22,11 @@ export async function createToken(db: Db, config: Config, caller: UserPrincipal,
     if (!canManageUsers(caller)) throw forbidden();
     if (!(await userExists(db.kysely, userId))) throw notFound();
   }
+  return issueToken(db, config, userId, name);
+}
+
+/** Creates a token for a user (no permission check: callers decide). Returns it with its key. */
+export async function issueToken(db: Db, config: Config, userId: string, name: string) {
   const id = randomUUID();
   const key = generateTokenKey();
   const now = nowMicros();
