@@ -96,7 +96,11 @@ export function deadlineGuardedPool(pool: pg.Pool, url: string) {
   };
   return {
     async connect() {
-      return wrapClient((await pool.connect()) as PoolClient);
+      const client = (await pool.connect()) as PoolClient;
+      // A connection that dies mid-query also emits 'error' on its client; the query's own rejection
+      // carries the failure to the request (503), so the event must not crash the process.
+      if (client.listenerCount('error') === 0) client.on('error', () => {});
+      return wrapClient(client);
     },
     async end() {
       await pool.end();
