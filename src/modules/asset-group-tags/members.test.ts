@@ -161,7 +161,8 @@ test('limit=0 on a tag larger than one stream batch: every member once, in order
   await upsertEdges(t.db.kysely, users.map((u) => ({ start: { objectid: u.objectid }, end: { objectid: 'BIG-GROUP' }, kind: 'MemberOf' })));
   const tag = (await t.request({ method: 'POST', url: '/api/v2/asset-group-tags', token: admin, body: { name: 'Big', type: 2 } })).json().data;
   await t.request({ method: 'POST', url: `/api/v2/asset-group-tags/${tag.id}/selectors`, token: admin, body: { name: 'big', seeds: [{ type: 1, value: 'BIG-GROUP' }] } });
-  for (const query of [{ limit: '0' }, { limit: '0', skip: '5' }, { limit: '0', name: '~eq:big' }, { limit: '0', sort_by: '-name' }]) {
+  const queries: Array<Record<string, string>> = [{ limit: '0' }, { limit: '0', skip: '5' }, { limit: '0', name: '~eq:big' }, { limit: '0', sort_by: '-name' }];
+  for (const query of queries) {
     const res = await members(query, tag.id);
     assert.equal(res.statusCode, 200);
     const body = res.json();

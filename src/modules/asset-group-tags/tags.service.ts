@@ -15,8 +15,8 @@ export const TagMessages = {
   builtIn: 'a built-in asset group tag cannot be deleted',
 } as const;
 
-/** Tier Zero (the tier at position 1) and Owned (the one owned tag) are built in. */
-const isBuiltIn = (t: TagRow) => t.type === TAG_TYPES.owned || (t.type === TAG_TYPES.tier && t.position === 1);
+/** Tier Zero and Owned, seeded by the migration (created by SYSTEM; users' tags name their creator). */
+const isBuiltIn = (t: TagRow) => t.created_by === 'SYSTEM' || t.type === TAG_TYPES.owned;
 
 function actor(principal: Principal | null): string {
   return principal?.kind === 'user' ? principal.user.id : 'SYSTEM';
