@@ -1,7 +1,7 @@
 import { issueToken } from '../modules/tokens/tokens.service.ts';
 import { findUserByName } from '../modules/users/users.repository.ts';
 import { UsageError, type Command } from './command.ts';
-import { databaseOption, openDatabase } from './server.command.ts';
+import { databaseOption, openDatabase } from './database.ts';
 
 export const apiTokensCreateCommand: Command = {
   path: ['api-tokens', 'create'],

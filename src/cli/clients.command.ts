@@ -2,7 +2,7 @@ import { createClient } from '../modules/clients/clients.service.ts';
 import { CLIENT_TYPES } from '../modules/clients/clients.schema.ts';
 import { ApiError } from '../http/errors.ts';
 import { UsageError, type Command } from './command.ts';
-import { databaseOption, openDatabase } from './server.command.ts';
+import { databaseOption, openDatabase } from './database.ts';
 
 export const clientsCreateCommand: Command = {
   path: ['clients', 'create'],

@@ -1,7 +1,7 @@
 import { ingestFiles, type FileOutcome } from '../graph/ingest/ingest.service.ts';
 import { analyzeGraph } from '../modules/data-quality/analysis.service.ts';
 import { UsageError, type Command } from './command.ts';
-import { databaseOption, openDatabase } from './server.command.ts';
+import { databaseOption, openDatabase } from './database.ts';
 
 /** `scent import FILE...`: ingest SharpHound / AzureHound / OpenGraph JSON files or zips of them. */
 export const importCommand: Command = {

@@ -1,26 +1,10 @@
-import { buildApp } from '../app.ts';
-import { loadConfig, type Config } from '../config.ts';
-import { createDb, type Db } from '../db/create-db.ts';
+import { loadConfig } from '../config.ts';
+import { createDb } from '../db/create-db.ts';
 import { migrateDownAll, migrateToLatest } from '../db/migrate.ts';
-import { bootstrapAdmin } from '../modules/users/users.service.ts';
-import { configFlags, type Command, type OptionSpec } from './command.ts';
+import { configFlags, type Command } from './command.ts';
+import { databaseOption, openDatabase } from './database.ts';
 
-export const databaseOption = {
-  database: { type: 'string', description: 'sqlite:PATH | sqlite::memory: | postgres://... (env SCENT_DATABASE_URL)' },
-} satisfies Record<string, OptionSpec>;
-
-/** Loads the config from flags + environment, opens the database and migrates it. */
-export async function openDatabase(values: Record<string, unknown>): Promise<{ config: Config; db: Db }> {
-  const config = loadConfig(configFlags(values));
-  const db = createDb(config.databaseUrl);
-  try {
-    await migrateToLatest(db);
-  } catch (err) {
-    await db.close();
-    throw err;
-  }
-  return { config, db };
-}
+export { databaseOption, openDatabase };
 
 export const serveCommand: Command = {
   path: ['serve'],
@@ -42,6 +26,9 @@ export const serveCommand: Command = {
   },
   async run({ values }) {
     const { config, db } = await openDatabase(values);
+    // The application graph loads only for `serve`, keeping every other command quick to start.
+    const { buildApp } = await import('../app.ts');
+    const { bootstrapAdmin } = await import('../modules/users/users.service.ts');
     const app = await buildApp({ config, db });
     const bootstrap = await bootstrapAdmin(db, config);
     await app.listen({ host: config.host, port: config.port });

@@ -3,7 +3,7 @@ import { issueSession } from '../auth/sessions.ts';
 import { findUserByName } from '../modules/users/users.repository.ts';
 import { findClient } from '../modules/clients/clients.repository.ts';
 import { UsageError, type Command } from './command.ts';
-import { databaseOption, openDatabase } from './server.command.ts';
+import { databaseOption, openDatabase } from './database.ts';
 
 export const tokensIssueCommand: Command = {
   path: ['tokens', 'issue'],

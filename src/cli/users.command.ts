@@ -2,7 +2,7 @@ import { createUser, disableUser } from '../modules/users/users.service.ts';
 import { ROLE_NAMES } from '../auth/permissions.ts';
 import { toRfc3339 } from '../db/time.ts';
 import { UsageError, type Command } from './command.ts';
-import { databaseOption, openDatabase } from './server.command.ts';
+import { databaseOption, openDatabase } from './database.ts';
 
 function required(values: Record<string, unknown>, name: string): string {
   const v = values[name];
