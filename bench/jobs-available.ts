@@ -9,7 +9,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import { issueSession } from '../src/auth/sessions.ts';
@@ -86,14 +86,29 @@ async function start(path: string): Promise<{ child: ChildProcess; base: string 
   throw new Error('server did not start');
 }
 
-async function load(base: string, headerSets: Array<Record<string, string>>, duration: number, connections: number) {
+/** CPU seconds (user + system) the server process has used: a cost measure that other load on the machine does not distort. */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** `unique`: every request gets its own query string (an always-true filter), so no cached body can answer it. */
+async function load(base: string, pid: number, headerSets: Array<Record<string, string>>, duration: number, connections: number, unique = false) {
   let next = 0;
+  const cpu0 = cpuSeconds(pid);
   const r = await autocannon({
     url: `${base}/api/v2/jobs/available`, duration, connections, pipelining: 1,
-    requests: [{ setupRequest: (req) => ({ ...req, headers: { ...req.headers, ...headerSets[next++ % headerSets.length] } }) }],
+    requests: [{
+      setupRequest: (req) => {
+        const n = next++;
+        const path = unique ? `/api/v2/jobs/available?execution_time=lte:2999-12-31T23:59:59.${String(n % 1e9).padStart(9, '0')}Z` : req.path;
+        return { ...req, path, headers: { ...req.headers, ...headerSets[n % headerSets.length] } };
+      },
+    }],
   });
   const perReq = (r.throughput.average / Math.max(1, r.requests.average));
-  return { p50: r.latency.p50, p90: r.latency.p90, p99: r.latency.p99, max: r.latency.max, rps: r.requests.average, bytesPerResponse: Math.round(perReq), status2xx: r['2xx'], non2xx: r.non2xx, errors: r.errors };
+  const cpuMicrosPerRequest = Math.round(((cpuSeconds(pid) - cpu0) * 1e6) / Math.max(1, r.requests.total));
+  return { cpuMicrosPerRequest, p50: r.latency.p50, p90: r.latency.p90, p99: r.latency.p99, max: r.latency.max, rps: r.requests.average, bytesPerResponse: Math.round(perReq), status2xx: r['2xx'], non2xx: r.non2xx, errors: r.errors };
 }
 
 export async function run(args: string[]): Promise<void> {
@@ -118,11 +133,17 @@ export async function run(args: string[]): Promise<void> {
       await res.arrayBuffer();
     }
     t = Date.now();
-    const full = await load(base, auth, duration, connections);
-    const revalidate = await load(base, auth.map((h, i) => ({ ...h, 'if-none-match': etags[i] })), duration, connections);
-    console.log(JSON.stringify({ connections, duration, full, revalidate }, null, 2));
-    console.log(`full answer: p99 ${full.p99} ms, ${Math.round(full.rps)} req/s; 304: p99 ${revalidate.p99} ms, ${Math.round(revalidate.rps)} req/s`);
-    console.log(`cost of a 304 relative to a full answer (by throughput): ${(full.rps / revalidate.rps).toFixed(2)}`);
+    const pid = child.pid!;
+    const full = await load(base, pid, auth, duration, connections, true);
+    const repeat = await load(base, pid, auth, duration, connections);
+    const revalidate = await load(base, pid, auth.map((h, i) => ({ ...h, 'if-none-match': etags[i] })), duration, connections);
+    console.log(JSON.stringify({ connections, duration, full, repeat, revalidate }, null, 2));
+    const line = (name: string, r: typeof full) =>
+      `${name.padEnd(34)} p50 ${r.p50} ms  p99 ${r.p99} ms  ${Math.round(r.rps)} req/s  server CPU ${r.cpuMicrosPerRequest} µs/request`;
+    console.log(line('full answer, built (unique query)', full));
+    console.log(line('full answer, repeated poll', repeat));
+    console.log(line('304 revalidation', revalidate));
+    console.log(`304 cost / built full answer: ${(revalidate.cpuMicrosPerRequest / full.cpuMicrosPerRequest).toFixed(2)} by server CPU, ${(full.rps / revalidate.rps).toFixed(2)} by throughput; load average ${readFileSync('/proc/loadavg', 'utf8').split(' ')[0]}`);
   } finally {
     child.kill('SIGTERM');
   }

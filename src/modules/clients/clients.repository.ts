@@ -49,18 +49,37 @@ export async function clientNameTaken(db: Q, name: string, exceptId?: string): P
 }
 
 /**
- * Records the client's check-in time (and address). At most one write per client per second per
- * process, so that a poll storm does not become a write storm; last_checkin is therefore exact to 1 s.
+ * Check-ins (last_checkin, ip_address) are written behind: kept in memory and written in one
+ * transaction at most FLUSH_MS later (and when the app closes, and before clients are read), so a
+ * poll costs no write of its own. With several instances the latest check-in wins.
  */
-const lastWritten = new Map<string, number>();
-const CHECKIN_RESOLUTION = 1_000_000;
+const pending = new WeakMap<Q, Map<string, { at: number; ip: string }>>();
+const timers = new WeakMap<Q, NodeJS.Timeout>();
+const FLUSH_MS = 1000;
 
-export async function recordCheckin(db: Q, clientId: string, ip: string): Promise<void> {
-  const now = nowMicros();
-  const key = `${clientId}|${ip}`;
-  const last = lastWritten.get(key);
-  if (last !== undefined && now - last < CHECKIN_RESOLUTION) return;
-  if (lastWritten.size > 100_000) lastWritten.clear();
-  lastWritten.set(key, now);
-  await db.updateTable('clients').set({ last_checkin: now, ip_address: ip }).where('id', '=', clientId).execute();
+export function recordCheckin(db: Q, clientId: string, ip: string): void {
+  let map = pending.get(db);
+  if (!map) pending.set(db, (map = new Map()));
+  map.set(clientId, { at: nowMicros(), ip });
+  if (!timers.has(db)) {
+    timers.set(db, setTimeout(() => {
+      flushCheckins(db).catch(() => {}); // the database may be closing; the next check-in retries
+    }, FLUSH_MS).unref());
+  }
+}
+
+export async function flushCheckins(db: Q): Promise<void> {
+  clearTimeout(timers.get(db));
+  timers.delete(db);
+  const map = pending.get(db);
+  if (!map || map.size === 0) return;
+  pending.delete(db);
+  await db.transaction().execute(async (trx) => {
+    for (const [id, { at, ip }] of map) {
+      await trx.updateTable('clients').set({ last_checkin: at, ip_address: ip })
+        .where('id', '=', id)
+        .where((eb) => eb.or([eb('last_checkin', 'is', null), eb('last_checkin', '<', at)]))
+        .execute();
+    }
+  });
 }

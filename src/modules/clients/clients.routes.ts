@@ -3,6 +3,7 @@ import { DataEnvelope, PageEnvelope, errorResponses } from '../../http/envelope.
 import { notFound } from '../../http/errors.ts';
 import { applyFilters, applyPaging, applySort, defineQuery } from '../../http/query/index.ts';
 import { route } from '../../http/route.ts';
+import { flushCheckins } from './clients.repository.ts';
 import { ClientSchema, ClientTokenSchema, CreateClientBody, UpdateClientBody, toWireClient } from './clients.schema.ts';
 import { createClient, editClient, getClient, issueClientToken, removeClient } from './clients.service.ts';
 
@@ -39,6 +40,7 @@ export const clientRoutes = [
     schema: { tags, summary: 'List collection clients', response: { 200: PageEnvelope(Type.Array(Client)), ...errorResponses(400, 401, 403) } },
     handler: async (request) => {
       const db = request.server.db.kysely;
+      await flushCheckins(db);
       const parsed = request.parsedQuery;
       const filtered = applyFilters(db.selectFrom('clients'), listQuery, parsed);
       const { count } = await filtered.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();

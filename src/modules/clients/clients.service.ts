@@ -5,7 +5,7 @@ import { toRfc3339 } from '../../db/time.ts';
 import { issueSession, revokeSessions } from '../../auth/sessions.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import {
-  clientNameTaken, deleteClient, findClient, insertClient, updateClient,
+  clientNameTaken, deleteClient, findClient, flushCheckins, insertClient, updateClient,
 } from './clients.repository.ts';
 import { toWireClient, type CreateClientBody, type UpdateClientBody } from './clients.schema.ts';
 
@@ -39,6 +39,7 @@ export async function createClient(db: Db, body: CreateClientBody) {
 }
 
 export async function getClient(db: Db, id: string) {
+  await flushCheckins(db.kysely);
   const row = await findClient(db.kysely, id);
   if (!row) throw notFound();
   return toWireClient(row);

@@ -11,6 +11,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/create-db.ts';
 import { nowMicros } from '../../db/time.ts';
+import { flushCheckins } from '../clients/clients.repository.ts';
 import { bumpJobsVersion } from '../jobs/jobs.repository.ts';
 import { JobStatus } from '../jobs/job-status.ts';
 import { copySwitches, findEvent } from './events.repository.ts';
@@ -71,8 +72,12 @@ async function scheduleEvent(db: Db, id: number, now: number): Promise<number> {
   }
 }
 
-/** Runs the scheduler every `intervalSeconds` while the app is up (0 = never). */
+/** Runs the scheduler every `intervalSeconds` while the app is up (0 = never); flushes check-ins on close. */
 export function registerScheduler(app: FastifyInstance, db: Db, intervalSeconds: number): void {
+  // Buffered client check-ins are written before the database goes away.
+  app.addHook('onClose', async () => {
+    await flushCheckins(db.kysely).catch((err) => app.log.error({ err }, 'writing client check-ins failed'));
+  });
   if (intervalSeconds <= 0) return;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> = Promise.resolve();

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { DataEnvelope, errorResponses } from '../../http/envelope.ts';
 import { route } from '../../http/route.ts';
 import { recordCheckin } from '../clients/clients.repository.ts';
-import { availableEtag, availableJobs, matchesIfNoneMatch } from './available.ts';
+import { availableBody, availableEtag, matchesIfNoneMatch } from './available.ts';
 import { EndJobBody, StartJobBody } from './jobs.body.ts';
 import { availableQuery } from './jobs.query.ts';
 import { ClientJobSchema } from './jobs.schema.ts';
@@ -13,7 +13,7 @@ import { currentJob, endJob, startJob } from './jobs.service.ts';
 async function checkIn(request: FastifyRequest): Promise<string> {
   const principal = request.principal;
   if (principal?.kind !== 'client') throw new Error('client route without a client principal');
-  await recordCheckin(request.server.db.kysely, principal.clientId, request.ip);
+  recordCheckin(request.server.db.kysely, principal.clientId, request.ip);
   return principal.clientId;
 }
 
@@ -38,8 +38,8 @@ export const jobClientRoutes = [
       const plan = await availableEtag(db, clientId, request.parsedQuery, q < 0 ? '' : request.url.slice(q + 1));
       reply.header('etag', plan.etag).header('cache-control', 'private, no-cache');
       if (matchesIfNoneMatch(request.headers['if-none-match'], plan.etag)) return reply.code(304).send();
-      // Serialised here: the response schema's OU/domain unions (object or objectid) are slow in fast-json-stringify.
-      const body = JSON.stringify({ data: await availableJobs(db, clientId, request.parsedQuery, plan) });
+      // Serialised here (and cached by ETag): the schema's OU/domain unions are slow in fast-json-stringify.
+      const body = await availableBody(db, clientId, request.parsedQuery, plan);
       return reply.type('application/json; charset=utf-8').send(body);
     },
   }),
