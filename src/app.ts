@@ -21,7 +21,7 @@ import { certTemplateRoutes } from './modules/cert-templates/cert-templates.rout
 import { tokenRoutes } from './modules/tokens/tokens.routes.ts';
 import { oidcRoutes } from './modules/oidc/oidc.routes.ts';
 import { versionRoutes } from './modules/version/version.routes.ts';
-import { registerSignedRequests } from './auth/signed-requests.ts';
+import { registerSignedRequests, signatureSecurityScheme } from './auth/signed-requests.ts';
 import { ssoSchemas } from './modules/sso-providers/sso-providers.schema.ts';
 import { clientRoutes } from './modules/clients/clients.routes.ts';
 import { clientSchemas } from './modules/clients/clients.schema.ts';
@@ -135,9 +135,9 @@ export async function buildApp({ config, db, extraRoutes = [] }: AppOptions): Pr
       openapi: '3.0.3',
       info: { title: 'Scent — BloodHound v2 API', version: '2' },
       components: {
-        securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+        securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }, bheSignature: signatureSecurityScheme },
       },
-      security: [{ bearerAuth: [] }],
+      security: [{ bearerAuth: [] }, { bheSignature: [] }],
     },
     refResolver: { buildLocalReference: (json, _base, _frag, i) => String(json.$id ?? `def-${i}`) },
   });

@@ -116,3 +116,12 @@ export function registerSignedRequests(app: FastifyInstance): void {
     await touchToken(request.server.db.kysely, signed.tokenId);
   });
 }
+
+/** OpenAPI description of the scheme (components.securitySchemes.bheSignature). */
+export const signatureSecurityScheme = {
+  type: 'apiKey',
+  in: 'header',
+  name: 'Authorization',
+  description: '`bhesignature <API token id>` with `RequestDate` (RFC 3339) and `Signature` (base64 HMAC-SHA256 chain over '
+    + 'METHOD + request target, the date to the hour, and the body; see README "Signed requests").',
+} as const;
