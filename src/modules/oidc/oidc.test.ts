@@ -1,6 +1,7 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { buildApp } from '../../app.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 import { setDisabled } from '../users/users.repository.ts';
 import { followProvider, startTestIdp, type TestIdp } from './test-idp.ts';
@@ -186,4 +187,19 @@ test('state: bound to the browser, single use; provider errors redirect too', as
   const denied = new URL(`${ROOT}/api/v2/sso/jit/callback?error=access_denied&state=${flow3.state}`);
   assert.equal((await finish(denied, flow3.state)).error, 'provider_error');
   assert.equal((await finish(new URL(`${ROOT}/api/v2/sso/jit/callback`), undefined)).error, 'invalid_state');
+});
+
+test('several instances: a sign-in started on one instance finishes on another', async () => {
+  const who = account();
+  const flow = await begin('jit');
+  const url = await flow.callback();
+  const other = await buildApp({ config: t.config, db: t.db });
+  try {
+    const res = await other.inject({ method: 'GET', url: url.pathname + url.search, headers: { cookie: `scent_oidc_state=${flow.state}` } });
+    assert.equal(res.headers.location, `${ROOT}/ui/home`);
+    const token = cookieOf(res.headers['set-cookie'], 'token');
+    assert.equal((await self(token!)).principal_name, who.email);
+  } finally {
+    await other.close();
+  }
 });
