@@ -3,7 +3,8 @@ import { SignJWT, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose'
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/create-db.ts';
-import type { Database } from '../db/database.ts';
+import type { Database, UserRow } from '../db/database.ts';
+import { prepared } from '../db/prepared.ts';
 import { nowMicros } from '../db/time.ts';
 import { ApiError, Messages, unauthorized } from '../http/errors.ts';
 import type { Principal } from './principal.ts';
@@ -110,37 +111,77 @@ async function verifiedClaims(db: Db, config: Config, token: string): Promise<JW
 /** Verifies a bearer JWT and its live session; returns the principal or throws 401/403. */
 export async function verifyBearer(db: Db, config: Config, token: string): Promise<Principal> {
   const claims = await verifiedClaims(db, config, token);
-  const session = await db.kysely
-    .selectFrom('sessions')
-    .selectAll()
-    .where('id', '=', String(claims.jti))
-    .executeTakeFirst();
-  if (!session || session.expires_at <= nowMicros()) throw unauthorized();
+  // One read for the session and (for users) its user; revocation is therefore checked every time.
+  const [row] = await sessionWithUser(db.kysely, [String(claims.jti)]);
+  if (!row || row.session_expires_at <= nowMicros()) throw unauthorized();
   if (claims.pt === 'client') {
-    if (session.client_id !== claims.sub) throw unauthorized();
-    return { kind: 'client', sessionId: session.id, clientId: session.client_id };
+    if (!row.session_client_id || row.session_client_id !== claims.sub) throw unauthorized();
+    return { kind: 'client', sessionId: row.session_id, clientId: row.session_client_id };
   }
-  if (session.user_id !== claims.sub) throw unauthorized();
-  return loadUserPrincipal(db.kysely, session.id, session.user_id);
+  if (!row.session_user_id || row.session_user_id !== claims.sub || row.id === null) throw unauthorized();
+  const { session_id, session_user_id: _u, session_client_id: _c, session_expires_at: _e, ...user } = row;
+  return userPrincipal(db.kysely, session_id, user as UserRow);
 }
+
+const sessionWithUser = prepared((db) =>
+  db
+    .selectFrom('sessions')
+    .leftJoin('users', 'users.id', 'sessions.user_id')
+    .selectAll('users')
+    .select([
+      'sessions.id as session_id',
+      'sessions.user_id as session_user_id',
+      'sessions.client_id as session_client_id',
+      'sessions.expires_at as session_expires_at',
+    ])
+    .where('sessions.id', '=', ''),
+);
+
+const roleIdsOf = prepared((db) => db.selectFrom('users_roles').select('role_id').where('user_id', '=', ''));
 
 export async function loadUserPrincipal(db: Kysely<Database>, sessionId: string, userId: string): Promise<Principal> {
   const user = await db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
-  if (!user || user.deleted_at !== null) throw unauthorized();
+  if (!user) throw unauthorized();
+  return userPrincipal(db, sessionId, user);
+}
+
+async function userPrincipal(db: Kysely<Database>, sessionId: string, user: UserRow): Promise<Principal> {
+  if (user.deleted_at !== null) throw unauthorized();
   if (user.is_disabled) throw new ApiError(403, Messages.userDisabled);
-  const rows = await db
-    .selectFrom('users_roles')
-    .innerJoin('roles_permissions', 'roles_permissions.role_id', 'users_roles.role_id')
-    .innerJoin('permissions', 'permissions.id', 'roles_permissions.permission_id')
-    .select(['permissions.authority', 'permissions.name'])
-    .where('users_roles.user_id', '=', userId)
-    .execute();
-  return {
-    kind: 'user',
-    sessionId,
-    user,
-    permissions: new Set(rows.map((r) => `${r.authority}/${r.name}`)),
-  };
+  const roles = await roleIdsOf(db, [user.id]);
+  const byRole = await rolePermissions(db);
+  const permissions = new Set<string>();
+  for (const { role_id } of roles) for (const p of byRole.get(role_id) ?? []) permissions.add(p);
+  return { kind: 'user', sessionId, user, permissions };
+}
+
+/**
+ * Role → permissions, read once per database handle. Roles and their permissions are defined by
+ * the migrations (no route changes them), so the map cannot go stale while the process runs.
+ */
+const rolePermissionCache = new WeakMap<Kysely<Database>, Promise<Map<number, string[]>>>();
+
+function rolePermissions(db: Kysely<Database>): Promise<Map<number, string[]>> {
+  let cached = rolePermissionCache.get(db);
+  if (!cached) {
+    cached = db
+      .selectFrom('roles_permissions')
+      .innerJoin('permissions', 'permissions.id', 'roles_permissions.permission_id')
+      .select(['roles_permissions.role_id', 'permissions.authority', 'permissions.name'])
+      .execute()
+      .then((rows) => {
+        const map = new Map<number, string[]>();
+        for (const r of rows) {
+          const list = map.get(r.role_id) ?? [];
+          list.push(`${r.authority}/${r.name}`);
+          map.set(r.role_id, list);
+        }
+        return map;
+      });
+    cached.catch(() => rolePermissionCache.delete(db));
+    rolePermissionCache.set(db, cached);
+  }
+  return cached;
 }
 
 /** Revokes sessions at once (logout, disable, SSO-provider deletion, client deletion). */
