@@ -69,7 +69,8 @@ function rawHttp(method: string, target: string, headers: Record<string, string>
 test('GET /api/version signed; records last access', async () => {
   const res = await signed('GET', '/api/version');
   assert.equal(res.statusCode, 200);
-  assert.deepEqual(res.json().data.API, { current_version: 'v2', deprecated_version: 'v1' });
+  assert.deepEqual(res.json().data.API, { current_version: 'v2', deprecated_version: 'none' });
+  assert.equal(res.json().data.product_edition, 'enterprise');
   assert.match(res.json().data.server_version, /^v\d+\.\d+\.\d+/);
   const row = await t.db.kysely.selectFrom('auth_tokens').select('last_access').where('id', '=', tokenId).executeTakeFirstOrThrow();
   assert.ok(row.last_access !== null && Math.abs(row.last_access / 1000 - Date.now()) < 10_000);

@@ -91,7 +91,11 @@ export interface ControllerEntry { objectID: string; name: string; label: string
 /** Spec 2.15 */
 export interface Page<T> { count: number; skip: number; limit: number; data: T }
 
-export interface ApiVersion { API: { current_version: string; deprecated_version: string }; server_version: string }
+export interface ApiVersion {
+  API: { current_version: string; deprecated_version: string };
+  server_version: string;
+  product_edition: 'enterprise' | 'community';
+}
 
 export interface AuthToken extends Record_ {
   id: string; user_id: string; name: string; key?: string; hmac_method: string; last_access: string;
