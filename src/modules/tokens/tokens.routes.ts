@@ -61,7 +61,13 @@ export const tokenRoutes = [
     handler: async (request) => {
       const caller = userOf(request.principal);
       let qb = listTokensQuery(request.server.db.kysely);
-      if (!canManageUsers(caller)) qb = qb.where('auth_tokens.user_id', '=', caller.user.id);
+      if (!canManageUsers(caller)) {
+        // As BloodHound: without auth/ManageUsers one sees one's own tokens; asking for another's is 403.
+        const others = request.parsedQuery.filters.some((f) => f.name === 'user_id'
+          && (f.predicate !== 'eq' || f.values.some((v) => String(v).toLowerCase() !== caller.user.id)));
+        if (others) throw new ApiError(403, Messages.notAuthorized);
+        qb = qb.where('auth_tokens.user_id', '=', caller.user.id);
+      }
       qb = applySort(applyFilters(qb, listQuery, request.parsedQuery), listQuery, request.parsedQuery);
       return { data: { tokens: (await qb.execute()).map((row) => toWireToken(row)) } };
     },
@@ -74,12 +80,12 @@ export const tokenRoutes = [
       tags: ['auth'],
       summary: 'Delete an API token (one\'s own, or anyone\'s with auth/ManageUsers)',
       params: Type.Object({ token_id: Type.String({ format: 'uuid' }) }),
-      response: { 200: Type.Object({}), ...errorResponses(400, 401, 403, 404) },
+      response: { 200: Type.Null({ description: 'empty body (as BloodHound)' }), ...errorResponses(400, 401, 403, 404) },
     },
-    handler: async (request) => {
+    handler: async (request, reply) => {
       if (!UUID.test(request.params.token_id)) throw new ApiError(400, Messages.idMalformed);
       await removeToken(request.server.db, userOf(request.principal), request.params.token_id);
-      return {};
+      return reply.code(200).send();
     },
   }),
 ];
