@@ -13,7 +13,7 @@
  * later), never make a 304 hide a change.
  */
 import { createHash } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
+import { sql, type CompiledQuery, type Kysely } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import { nowMicros } from '../../db/time.ts';
 import { applyFilters, applySort, type ParsedQuery } from '../../http/query/index.ts';
@@ -21,7 +21,7 @@ import { JobStatus } from './job-status.ts';
 import { availableQuery } from './jobs.query.ts';
 import { jobsSelect, targetIds } from './jobs.repository.ts';
 import { toWireJob } from './jobs.schema.ts';
-import { STAMP_INLINE, graphStamp, graphStampExpr, resolveObjectIds } from './targets.repository.ts';
+import { STAMP_INLINE, graphStamp, graphStampExpr, resolveObjectIds, variants } from './targets.repository.ts';
 
 type Q = Kysely<Database>;
 
@@ -48,6 +48,50 @@ async function readyTargets(db: Q, clientId: string, version: number): Promise<s
   return ids;
 }
 
+interface StampRow {
+  jobs_version: number;
+  due: number;
+  graph: string;
+}
+
+/**
+ * The stamp statement: the client's jobs_version, its number of ready jobs due now and (when the
+ * targets are known) the graph stamp. Polled on every request, so it is built and compiled by Kysely
+ * once per number of objectids, with sentinel values whose places then receive the real parameters.
+ */
+const CLIENT = '\u0000client';
+const NOW = -0.5;
+const ID = '\u0000id:';
+const stampTemplates = new WeakMap<Q, Map<number, CompiledQuery>>();
+
+function stampQuery(db: Q, clientId: string, now: number, ids: string[]): CompiledQuery {
+  let templates = stampTemplates.get(db);
+  if (!templates) stampTemplates.set(db, (templates = new Map()));
+  let template = templates.get(ids.length);
+  if (!template) {
+    const slots = ids.map((_, k) => `${ID}${k}`);
+    template = db
+      .selectFrom('clients')
+      .select((eb) => [
+        'jobs_version',
+        eb.selectFrom('client_jobs').select(sql<number>`count(*)`.as('n'))
+          .where('client_id', '=', CLIENT).where('status', '=', JobStatus.ready).where('execution_time', '<=', NOW)
+          .as('due'),
+        (slots.length ? graphStampExpr(slots) : sql<string>`'-'`).as('graph'),
+      ])
+      .where('id', '=', CLIENT)
+      .compile();
+    templates.set(ids.length, template);
+  }
+  const parameters = template.parameters.map((p) => {
+    if (p === CLIENT) return clientId;
+    if (p === NOW) return now;
+    if (typeof p === 'string' && p.startsWith(ID)) return ids[Number(p.slice(ID.length))];
+    return p;
+  });
+  return { ...template, parameters };
+}
+
 export interface AvailablePlan {
   etag: string;
   now: number;
@@ -57,18 +101,10 @@ export async function availableEtag(db: Q, clientId: string, parsed: ParsedQuery
   const now = nowMicros();
   const hydrate = parsed.params.hydrate_ous !== false || parsed.params.hydrate_domains !== false;
   const guess = hydrate ? cacheOf(db).get(clientId) : undefined;
-  const inline = guess !== undefined && guess.ids.length > 0 && guess.ids.length * 2 <= STAMP_INLINE;
-  const stamp = await db
-    .selectFrom('clients')
-    .select((eb) => [
-      'jobs_version',
-      eb.selectFrom('client_jobs').select(sql<number>`count(*)`.as('n'))
-        .where('client_id', '=', clientId).where('status', '=', JobStatus.ready).where('execution_time', '<=', now)
-        .as('due'),
-      (inline ? graphStampExpr(guess.ids) : sql<string>`'-'`).as('graph'),
-    ])
-    .where('id', '=', clientId)
-    .executeTakeFirst();
+  const all = guess ? variants(guess.ids) : [];
+  const inline = all.length > 0 && all.length <= STAMP_INLINE;
+  const { rows } = await db.executeQuery<StampRow>(stampQuery(db, clientId, now, inline ? all : []));
+  const stamp = rows[0];
   const version = Number(stamp?.jobs_version ?? -1);
   let graph = '-';
   if (hydrate && stamp) {

@@ -49,7 +49,8 @@ export function domainRef(resolved: Resolved, objectid: string): DomainRef {
   return { objectid, name: n?.name ?? '', exists: n !== undefined, type: 'Domain' };
 }
 
-function variants(objectids: Iterable<string>): string[] {
+/** The objectids as given and upper-cased, without duplicates. */
+export function variants(objectids: Iterable<string>): string[] {
   const wanted = new Set<string>();
   for (const id of objectids) {
     wanted.add(id);
@@ -65,8 +66,8 @@ function variants(objectids: Iterable<string>): string[] {
  */
 export const STAMP_INLINE = CHUNK;
 
-export function graphStampExpr(objectids: string[]): RawBuilder<string> {
-  const all = variants(objectids);
+/** `all`: already expanded by variants(), 1..STAMP_INLINE of them. */
+export function graphStampExpr(all: string[]): RawBuilder<string> {
   if (all.length === 0 || all.length > STAMP_INLINE) throw new Error('graphStampExpr takes 1..STAMP_INLINE objectids');
   return sql<string>`(select cast(count(*) as text) || '.' || cast(coalesce(sum(id), 0) as text) || '.' || cast(coalesce(max(last_seen), 0) as text) from nodes where objectid in (${sql.join(all)}))`;
 }
