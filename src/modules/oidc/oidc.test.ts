@@ -203,3 +203,12 @@ test('several instances: a sign-in started on one instance finishes on another',
     await other.close();
   }
 });
+
+test('an unreachable provider: the login redirects with error=provider_unreachable', async () => {
+  const res = await t.request({ method: 'POST', url: '/api/v2/sso-providers/oidc', token: admin, body: { name: 'down', issuer: 'http://127.0.0.1:9', client_id: 'scent', config: {} } });
+  assert.equal(res.statusCode, 200, res.body);
+  const login = await t.request({ method: 'GET', url: '/api/v2/sso/down/login' });
+  assert.equal(login.statusCode, 302);
+  assert.equal(login.headers.location, `${ROOT}/ui/login?error=provider_unreachable`);
+  assert.equal(await t.db.kysely.selectFrom('oidc_login_states').select('state').where('sso_provider_id', '=', res.json().data.sso_provider_id).executeTakeFirst(), undefined);
+});
