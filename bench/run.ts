@@ -1,16 +1,25 @@
 /**
- * Benchmark dispatcher: `npm run bench -- <case> [options]`. Each case lives in its own module
- * exporting `run(args)`; add yours to CASES.
+ * Benchmark dispatcher.
+ *   npm run bench -- [--database sqlite|postgres] [--scale small|large] [--only NAME[,NAME]] ...
+ *       the unified run of every spec endpoint against its replay baseline (bench/suite.ts)
+ *   npm run bench -- <case> [options]
+ *       one older focused case (a first argument naming a case); add yours to CASES.
  */
 const CASES: Record<string, () => Promise<{ run(args: string[]): Promise<void> }>> = {
   'asset-group-tags': () => import('./asset-group-tags.bench.ts'),
   jobs: () => import('./jobs-available.ts'),
 };
 
-const [name, ...args] = process.argv.slice(2);
-const load = name ? CASES[name] : undefined;
-if (!load) {
-  console.error(`usage: npm run bench -- <case> [options]\ncases: ${Object.keys(CASES).join(', ')}`);
-  process.exit(2);
+const args = process.argv.slice(2);
+const [name, ...rest] = args;
+if (name !== undefined && !name.startsWith('-')) {
+  const load = CASES[name];
+  if (!load) {
+    console.error(`usage: npm run bench -- [--database sqlite|postgres] [--scale small|large] [--only NAME] [--rebuild]\n` +
+      `       npm run bench -- <case> [options]   cases: ${Object.keys(CASES).join(', ')}`);
+    process.exit(2);
+  }
+  await (await load()).run(rest);
+} else {
+  await (await import('./suite.ts')).run(args);
 }
-await (await load()).run(args);

@@ -1,0 +1,569 @@
+/**
+ * The unified benchmark: `npm run bench -- [--database sqlite|postgres] [--scale small|large] [--only NAME[,NAME]]
+ *   [--duration S] [--warmup S] [--connections K] [--writes N] [--rebuild] [--no-build]`
+ *
+ * 1. Builds or reuses the dataset of (database, scale) (bench/dataset.ts).
+ * 2. Starts the real server (`bin/scent.js serve`, compiled dist/, rebuilt first when older than src/)
+ *    in its own process on loopback; captures the exact response bytes of every spec endpoint; starts
+ *    the baseline (bench/replay.ts: bare Fastify replaying those bytes) in another process.
+ * 3. For every case: warm-up of both, then the baseline and the endpoint, each for `duration` seconds
+ *    at `connections` concurrency with autocannon from this process: requests/s, p50/p99/max latency,
+ *    errors and non-2xx, server RSS (/proc/<pid>/status) and server CPU per request (/proc/<pid>/stat;
+ *    a cost figure the other load on a shared machine does not distort). Writes (SSO provider create
+ *    and delete) are bounded: `writes` requests each, against the endpoint and against the replay.
+ * 4. limit=0 over the tag (streamed; server RSS sampled every 10 ms), ingest (`scent import` of
+ *    generated SharpHound files into a fresh database; elements/s and peak RSS), cold start
+ *    (`scent serve` on the existing database to the first 200 on /health, 5 times, median).
+ * 5. Writes bench/results/<date>-<database>-<scale>.md and .json.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import autocannon from 'autocannon';
+import { issueSession } from '../src/auth/sessions.ts';
+import { testConfig } from '../src/config.ts';
+import { createDb } from '../src/db/create-db.ts';
+import { migrateToLatest } from '../src/db/migrate.ts';
+import { createUser } from '../src/modules/users/users.service.ts';
+import { DATA_DIR, SHAPES, ensureDataset, pgUrl, recreatePgDatabase, type Database, type Manifest, type ScaleName } from './dataset.ts';
+
+const ROOT = new URL('../', import.meta.url).pathname;
+const BIN = join(ROOT, 'bin/scent.js');
+const RESULTS = join(ROOT, 'bench/results');
+const SECRET = 'bench-secret-that-is-long-enough-for-hs256!!';
+const log = (s: string) => console.log(`[bench] ${s}`);
+
+function option(args: string[], name: string, fallback: string): string {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 && args[i + 1] !== undefined ? args[i + 1] : fallback;
+}
+
+// ---------------------------------------------------------------------------------------------- processes
+
+function procStatus(pid: number): { rssMb: number; hwmMb: number } {
+  try {
+    const s = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(s)?.[1] ?? 0);
+    return { rssMb: +(kb('VmRSS') / 1024).toFixed(1), hwmMb: +(kb('VmHWM') / 1024).toFixed(1) };
+  } catch {
+    return { rssMb: 0, hwmMb: 0 };
+  }
+}
+
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+function loadAverage(): string {
+  return readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+}
+
+/** Other engineers' full test runs on the machine (they distort every figure). */
+function testRunsInProgress(): number {
+  const r = spawnSync('pgrep', ['-f', 'scripts/test.mjs'], { encoding: 'utf8' });
+  return r.stdout.split('\n').filter(Boolean).length;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function serveArgs(url: string, port: number): string[] {
+  return [BIN, 'serve', '--database', url, '--host', '127.0.0.1', '--port', String(port), '--log-level', 'warn', '--jwt-secret', SECRET];
+}
+
+async function startApp(url: string): Promise<{ child: ChildProcess; base: string }> {
+  const child = spawn(process.execPath, serveArgs(url, 0), { stdio: ['ignore', 'pipe', 'inherit'] });
+  for await (const line of createInterface({ input: child.stdout! })) {
+    const m = /serving the BloodHound v2 API at (http:\/\/\S+)/.exec(line);
+    if (m) {
+      child.stdout!.resume();
+      return { child, base: m[1] };
+    }
+  }
+  throw new Error('the server did not start');
+}
+
+async function startReplay(dir: string): Promise<{ child: ChildProcess; base: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/replay.ts'), dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  for await (const line of createInterface({ input: child.stdout! })) {
+    const m = /^listening (\d+)$/.exec(line);
+    if (m) return { child, base: `http://127.0.0.1:${m[1]}` };
+  }
+  throw new Error('the replay server did not start');
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+  await exited;
+  clearTimeout(timer);
+}
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+function distIsFresh(): boolean {
+  try {
+    return statSync(join(ROOT, 'dist/.built')).mtimeMs >= newestMtime(join(ROOT, 'src'));
+  } catch {
+    return false;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------- loading
+
+interface Load {
+  rps: number;
+  p50: number;
+  p99: number;
+  max: number;
+  requests: number;
+  errors: number;
+  non2xx: number;
+  bytesPerResponse: number;
+  serverRssMb: number;
+  serverPeakRssMb: number;
+  serverCpuMicrosPerRequest: number;
+}
+
+interface Target {
+  method: 'GET' | 'POST' | 'DELETE';
+  path: string;
+  /** Header sets used round-robin, one per request. */
+  headers: Array<Record<string, string>>;
+  /** Per-request body / path (n counts from 0 within one load). */
+  body?: (n: number) => string;
+  pathFor?: (n: number) => string;
+}
+
+async function load(base: string, pid: number, t: Target, opts: { duration?: number; amount?: number; connections: number }): Promise<Load> {
+  let next = 0;
+  const cpu0 = cpuSeconds(pid);
+  const t0 = performance.now();
+  const r = await autocannon({
+    url: base, connections: opts.connections, pipelining: 1, timeout: 30,
+    ...(opts.amount ? { amount: opts.amount } : { duration: opts.duration }),
+    requests: [{
+      method: t.method, path: t.path,
+      setupRequest: (req) => {
+        const n = next++;
+        const headers = { ...req.headers, ...t.headers[n % t.headers.length], ...(t.body ? { 'content-type': 'application/json' } : {}) };
+        return { ...req, headers, path: t.pathFor ? t.pathFor(n) : t.path, ...(t.body ? { body: t.body(n) } : {}) };
+      },
+    }],
+  });
+  const seconds = (performance.now() - t0) / 1000;
+  const cpu = cpuSeconds(pid) - cpu0;
+  const { rssMb, hwmMb } = procStatus(pid);
+  const requests = r.requests.total;
+  return {
+    rps: Math.round(opts.amount ? requests / seconds : r.requests.average),
+    p50: r.latency.p50, p99: r.latency.p99, max: r.latency.max, requests,
+    errors: r.errors + r.timeouts, non2xx: r.non2xx,
+    bytesPerResponse: Math.round(r.throughput.total / Math.max(1, requests)),
+    serverRssMb: rssMb, serverPeakRssMb: hwmMb,
+    serverCpuMicrosPerRequest: Math.round((cpu * 1e6) / Math.max(1, requests)),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------- cases
+
+interface Row {
+  name: string;
+  request: string;
+  kind: 'read' | 'write';
+  status: number;
+  bytes: number;
+  endpoint: Load;
+  baseline: Load;
+  ratio: number;
+  loadAverage: string;
+  targets: { ratio: boolean | null; p99: boolean | null };
+}
+
+interface Results {
+  database: Database;
+  scale: ScaleName;
+  shape: (typeof SHAPES)[ScaleName];
+  date: string;
+  node: string;
+  connections: number;
+  duration: number;
+  warmup: number;
+  dist: string;
+  loadAverageStart: string;
+  loadAverageEnd?: string;
+  testRunsAtStart: number;
+  testRunsAtEnd?: number;
+  rows: Row[];
+  stream?: Record<string, number | string | boolean>;
+  ingest?: Record<string, number | string | boolean>;
+  coldStart?: Record<string, number | string | boolean | number[]>;
+  postgresVsSqlite?: Array<{ name: string; sqliteRps: number; postgresRps: number; factor: number; sqliteP99: number; postgresP99: number; met: boolean }>;
+  notes: string[];
+}
+
+async function capture(base: string, t: Target, n = 0): Promise<{ status: number; contentType: string | null; body: Buffer }> {
+  const res = await fetch(base + (t.pathFor ? t.pathFor(n) : t.path), {
+    method: t.method, headers: { ...t.headers[0], ...(t.body ? { 'content-type': 'application/json' } : {}) }, body: t.body?.(n),
+  });
+  return { status: res.status, contentType: res.headers.get('content-type'), body: Buffer.from(await res.arrayBuffer()) };
+}
+
+export async function run(args: string[]): Promise<void> {
+  const database = option(args, 'database', 'sqlite') as Database;
+  const scale = option(args, 'scale', 'small') as ScaleName;
+  if (!['sqlite', 'postgres'].includes(database) || !['small', 'large'].includes(scale)) {
+    throw new Error('usage: npm run bench -- [--database sqlite|postgres] [--scale small|large] [--only NAME[,NAME]] [--duration S] [--rebuild]');
+  }
+  const only = option(args, 'only', '').split(',').filter(Boolean);
+  const want = (name: string) => only.length === 0 || only.some((o) => name === o || name.startsWith(`${o}`));
+  const duration = Number(option(args, 'duration', '5'));
+  const warmup = Number(option(args, 'warmup', '2'));
+  const connections = Number(option(args, 'connections', '32'));
+  const writes = Number(option(args, 'writes', scale === 'large' ? '2000' : '500'));
+  const date = new Date().toISOString().slice(0, 10);
+
+  let dist = 'fresh';
+  if (!distIsFresh()) {
+    if (args.includes('--no-build')) dist = 'stale: sources run through tsx';
+    else {
+      log('dist/ is older than src/: npm run build');
+      spawnSync(process.execPath, [join(ROOT, 'scripts/build.mjs')], { cwd: ROOT, stdio: 'inherit' });
+      dist = distIsFresh() ? 'rebuilt by this run' : 'build failed: sources run through tsx';
+    }
+  }
+  const results: Results = {
+    database, scale, shape: SHAPES[scale], date, node: process.version, connections, duration, warmup, dist,
+    loadAverageStart: loadAverage(), testRunsAtStart: testRunsInProgress(), rows: [], notes: [],
+  };
+  log(`load average ${results.loadAverageStart}; full test runs in progress: ${results.testRunsAtStart}; dist: ${dist}`);
+
+  const manifest = await ensureDataset(database, scale, args.includes('--rebuild'), log);
+  const endpointCases = ['dq-ad', 'dq-azure', 'jobs-available', 'event', 'tag-members', 'template-controllers', 'sso-create', 'sso-delete'];
+  if (endpointCases.some(want) || want('members-stream')) await endpoints(manifest, results, { want, duration, warmup, connections, writes });
+  if (want('ingest')) results.ingest = await ingest(database, scale);
+  if (want('cold-start')) results.coldStart = await coldStart(manifest.url);
+  results.loadAverageEnd = loadAverage();
+  results.testRunsAtEnd = testRunsInProgress();
+  if (database === 'postgres') results.postgresVsSqlite = compareWithSqlite(results);
+  write(results, only.length ? `-only-${only.join('+')}` : '');
+}
+
+async function endpoints(m: Manifest, results: Results, o: { want: (n: string) => boolean; duration: number; warmup: number; connections: number; writes: number }) {
+  // Tokens: an Administrator session for the user endpoints, one session per collection client.
+  const db = createDb(m.url);
+  let admin: Record<string, string>;
+  let clients: Array<Record<string, string>>;
+  try {
+    await migrateToLatest(db);
+    const config = testConfig({ databaseUrl: m.url, jwtSecret: SECRET });
+    const stamp = `${Date.now()}`;
+    const user = await createUser(db, { principalName: `bench-${stamp}`, email: `bench-${stamp}@example.test`, roleName: 'Administrator' });
+    admin = { authorization: `Bearer ${(await issueSession(db, config, { userId: user.id }, 4 * 3600, 'bench')).token}` };
+    clients = [];
+    for (const id of m.clientIds) clients.push({ authorization: `Bearer ${(await issueSession(db, config, { clientId: id }, 4 * 3600, 'bench')).token}` });
+  } finally {
+    await db.close();
+  }
+
+  const app = await startApp(m.url);
+  const pid = app.child.pid!;
+  const replayDir = join(DATA_DIR, `replay-${m.database}-${m.scale}`);
+  rmSync(replayDir, { recursive: true, force: true });
+  mkdirSync(replayDir, { recursive: true });
+  const run = `${Date.now().toString(36)}`;
+  const oidcBody = (n: number) => JSON.stringify({ name: `bench-${run}-${n}`, issuer: 'https://idp.bench.test/realms/bench', client_id: `scent-${n}`, config: { auto_provision: { enabled: false } } });
+  const reads: Array<[string, Target]> = [
+    ['dq-ad', { method: 'GET', path: '/api/v2/platform/ad/data-quality-stats', headers: [admin] }],
+    ['dq-azure', { method: 'GET', path: '/api/v2/platform/azure/data-quality-stats', headers: [admin] }],
+    ['jobs-available', { method: 'GET', path: '/api/v2/jobs/available', headers: clients }],
+    ['event', { method: 'GET', path: `/api/v2/events/${m.eventId}`, headers: [admin] }],
+    ['tag-members', { method: 'GET', path: `/api/v2/asset-group-tags/${m.tagId}/members`, headers: [admin] }],
+    ['template-controllers', { method: 'GET', path: `/api/v2/certtemplates/${m.templateObjectId}/controllers`, headers: [admin] }],
+  ];
+  let replay: { child: ChildProcess; base: string } | undefined;
+  try {
+    // Capture: one request per case, its bytes become the replay's answer.
+    const captured = new Map<string, { status: number; bytes: number }>();
+    const keep = async (name: string, c: { status: number; contentType: string | null; body: Buffer }) => {
+      writeFileSync(join(replayDir, `${name}.body`), c.body);
+      writeFileSync(join(replayDir, `${name}.meta.json`), JSON.stringify({ status: c.status, contentType: c.contentType }));
+      captured.set(name, { status: c.status, bytes: c.body.length });
+      log(`captured ${name}: ${c.status}, ${c.body.length} bytes`);
+      if (c.status >= 300) results.notes.push(`${name}: the endpoint answered ${c.status}: ${c.body.toString('utf8', 0, 300)}`);
+    };
+    for (const [name, t] of reads) if (o.want(name)) await keep(name, await capture(app.base, t));
+    const writesWanted = o.want('sso-create') || o.want('sso-delete');
+    if (writesWanted) {
+      const created = await capture(app.base, { method: 'POST', path: '/api/v2/sso-providers/oidc', headers: [admin], body: () => oidcBody(-1) });
+      await keep('sso-create', created);
+      const id = JSON.parse(created.body.toString()).data?.id;
+      await keep('sso-delete', await capture(app.base, { method: 'DELETE', path: `/api/v2/sso-providers/${id}`, headers: [admin] }));
+    }
+    replay = await startReplay(replayDir);
+    const replayPid = replay.child.pid!;
+
+    const record = (name: string, t: Target, kind: 'read' | 'write', endpoint: Load, baseline: Load) => {
+      const c = captured.get(name)!;
+      const ratio = +(endpoint.rps / Math.max(1, baseline.rps)).toFixed(2);
+      const row: Row = {
+        name, request: `${t.method} ${t.path}`, kind, status: c.status, bytes: c.bytes, endpoint, baseline, ratio, loadAverage: loadAverage(),
+        targets: kind === 'read' ? { ratio: ratio >= 0.5, p99: endpoint.p99 <= 25 } : { ratio: null, p99: null },
+      };
+      results.rows.push(row);
+      log(`${name}: ${endpoint.rps} req/s (baseline ${baseline.rps}, ratio ${ratio}), p50 ${endpoint.p50} p99 ${endpoint.p99} max ${endpoint.max} ms, ` +
+        `non-2xx ${endpoint.non2xx}, errors ${endpoint.errors}, server ${endpoint.serverCpuMicrosPerRequest} µs CPU/request, RSS ${endpoint.serverRssMb} MB`);
+    };
+
+    for (const [name, t] of reads) {
+      if (!o.want(name)) continue;
+      const r: Target = { method: 'GET', path: `/replay/${name}`, headers: [{}] };
+      if (o.warmup > 0) {
+        await load(replay.base, replayPid, r, { duration: o.warmup, connections: o.connections });
+        await load(app.base, pid, t, { duration: o.warmup, connections: o.connections });
+      }
+      const baseline = await load(replay.base, replayPid, r, { duration: o.duration, connections: o.connections });
+      const endpoint = await load(app.base, pid, t, { duration: o.duration, connections: o.connections });
+      record(name, t, 'read', endpoint, baseline);
+    }
+
+    if (writesWanted) {
+      // Bounded: `writes` creations (unique names), then the deletion of exactly those providers.
+      const create: Target = { method: 'POST', path: '/api/v2/sso-providers/oidc', headers: [admin], body: oidcBody };
+      const createReplay: Target = { method: 'POST', path: '/replay/sso-create', headers: [{}], body: oidcBody };
+      const baseline = await load(replay.base, replayPid, createReplay, { amount: o.writes, connections: o.connections });
+      const endpoint = await load(app.base, pid, create, { amount: o.writes, connections: o.connections });
+      if (o.want('sso-create')) record('sso-create', create, 'write', endpoint, baseline);
+      const list = await (await fetch(`${app.base}/api/v2/sso-providers`, { headers: admin })).json() as { data: Array<{ id: number; name: string }> };
+      const ids = list.data.filter((p) => p.name.startsWith(`bench-${run}-`)).map((p) => p.id);
+      if (ids.length !== o.writes) results.notes.push(`sso-delete: ${ids.length} of ${o.writes} created providers found to delete`);
+      const del: Target = { method: 'DELETE', path: '/api/v2/sso-providers/{id}', headers: [admin], pathFor: (n) => `/api/v2/sso-providers/${ids[n] ?? 0}` };
+      const delReplay: Target = { method: 'DELETE', path: '/replay/sso-delete', headers: [{}] };
+      const delBaseline = await load(replay.base, replayPid, delReplay, { amount: ids.length, connections: o.connections });
+      const delEndpoint = await load(app.base, pid, del, { amount: ids.length, connections: o.connections });
+      if (o.want('sso-delete')) record('sso-delete', del, 'write', delEndpoint, delBaseline);
+    }
+
+    if (o.want('members-stream')) results.stream = await stream(app.base, pid, admin, m);
+  } finally {
+    await stop(app.child);
+    if (replay) await stop(replay.child);
+  }
+}
+
+/** One GET ...members?limit=0 read as it streams, the server's RSS sampled every 10 ms. */
+async function stream(base: string, pid: number, headers: Record<string, string>, m: Manifest) {
+  global.gc?.();
+  const before = procStatus(pid).rssMb;
+  let peak = before;
+  const timer = setInterval(() => (peak = Math.max(peak, procStatus(pid).rssMb)), 10);
+  const t0 = performance.now();
+  const res = await fetch(`${base}/api/v2/asset-group-tags/${m.tagId}/members?limit=0`, { headers });
+  let bytes = 0;
+  let firstByteMs = 0;
+  const reader = res.body!.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (!firstByteMs) firstByteMs = performance.now() - t0;
+    bytes += value.length;
+  }
+  const totalMs = performance.now() - t0;
+  clearInterval(timer);
+  peak = Math.max(peak, procStatus(pid).rssMb);
+  const out = {
+    status: res.status, chunked: res.headers.get('transfer-encoding') === 'chunked', members: m.shape.tagMembers, bytes,
+    firstByteMs: Math.round(firstByteMs), totalMs: Math.round(totalMs), rssBeforeMb: before, rssPeakMb: peak,
+    rssGrowthMb: +(peak - before).toFixed(1), met: res.status === 200 && peak - before < 100,
+  };
+  log(`members limit=0: ${out.status}, ${bytes} bytes in ${out.totalMs} ms (first byte ${out.firstByteMs} ms), server RSS ${before} → peak ${peak} MB (+${out.rssGrowthMb})`);
+  return out;
+}
+
+/** `scent import` of generated SharpHound files into a fresh database; peak RSS = VmHWM of that process. */
+async function ingest(database: Database, scale: ScaleName) {
+  const users = SHAPES[scale].ingestUsers;
+  const generator = join(ROOT, 'bench/sharphound-generate.ts');
+  if (!existsSync(generator)) {
+    log('ingest: bench/sharphound-generate.ts is missing: skipped');
+    return { skipped: 'bench/sharphound-generate.ts is missing' };
+  }
+  const dir = join(DATA_DIR, `sharphound-${users}`);
+  if (!existsSync(`${dir}.done`)) {
+    log(`ingest: generating SharpHound files for ${users} users into ${dir}`);
+    rmSync(dir, { recursive: true, force: true });
+    const g = spawnSync(process.execPath, ['--import', 'tsx', generator, '--users', String(users), '--out', dir], { cwd: ROOT, stdio: 'inherit' });
+    if (g.status !== 0) throw new Error('sharphound-generate failed');
+    writeFileSync(`${dir}.done`, new Date().toISOString());
+  }
+  const files = readdirSync(dir).filter((f) => f.endsWith('.json') || f.endsWith('.zip')).map((f) => join(dir, f)).sort();
+  const inputBytes = files.reduce((n, f) => n + statSync(f).size, 0);
+  let url: string;
+  if (database === 'sqlite') {
+    const path = join(DATA_DIR, `ingest-${scale}.sqlite`);
+    for (const suffix of ['', '-wal', '-shm']) rmSync(path + suffix, { force: true });
+    url = `sqlite:${path}`;
+  } else {
+    await recreatePgDatabase(`scent_bench_ingest_${scale}`);
+    url = pgUrl(`scent_bench_ingest_${scale}`);
+  }
+  // Migrate first, so the measured run is the ingest (and its analysis pass) only.
+  spawnSync(process.execPath, [BIN, 'migrate', '--database', url], { cwd: ROOT, stdio: 'ignore' });
+  const t0 = performance.now();
+  const child = spawn(process.execPath, [BIN, 'import', '--database', url, ...files], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  let peakMb = 0;
+  const timer = setInterval(() => (peakMb = Math.max(peakMb, procStatus(child.pid!).hwmMb)), 50);
+  let out = '';
+  let seconds = 0;
+  let hung = false;
+  const exited = new Promise<number>((resolve) => child.once('exit', (c) => resolve(c ?? 1)));
+  child.stdout!.on('data', (d) => {
+    out += d;
+    // The summary line ends the work; a process still alive 10 s later is hung (reported, then killed).
+    if (!seconds && /files ingested in/.test(out)) {
+      seconds = (performance.now() - t0) / 1000;
+      setTimeout(() => {
+        if (child.exitCode === null && child.signalCode === null) {
+          hung = true;
+          child.kill('SIGKILL');
+        }
+      }, 10_000).unref();
+    }
+  });
+  const code = await exited;
+  clearInterval(timer);
+  if (!seconds) seconds = (performance.now() - t0) / 1000;
+  const summary = /(\d+) nodes, (\d+) edges \((\d+) elements\/s\)/.exec(out);
+  const nodes = Number(summary?.[1] ?? 0);
+  const edges = Number(summary?.[2] ?? 0);
+  const result = {
+    users, files: files.length, inputMb: +(inputBytes / 1e6).toFixed(1), exitCode: code, nodes, edges,
+    elementsPerSecondReported: Number(summary?.[3] ?? 0),
+    wallSeconds: +seconds.toFixed(1), elementsPerSecondWall: Math.round((nodes + edges) / seconds), peakRssMb: peakMb,
+    summary: out.trim().split('\n').at(-1) ?? '', exitedByItself: !hung,
+    met: !hung && code === 0 && Number(summary?.[3] ?? 0) >= (database === 'sqlite' ? 100_000 : 50_000) && peakMb < 400,
+  };
+  log(`ingest: ${result.summary}; wall ${result.wallSeconds} s, peak RSS ${peakMb} MB${hung ? '; the process did not exit 10 s after its summary: killed' : ''}`);
+  return result;
+}
+
+/** `scent serve` (bin/scent.js) on the existing database to the first 200 on /health, 5 times. */
+async function coldStart(url: string) {
+  const times: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const port = await freePort();
+    const t0 = performance.now();
+    const child = spawn(process.execPath, serveArgs(url, port), { stdio: 'ignore' });
+    let ms = 0;
+    while (performance.now() - t0 < 30_000) {
+      try {
+        const res = await fetch(`http://127.0.0.1:${port}/health`);
+        await res.arrayBuffer();
+        if (res.status === 200) {
+          ms = performance.now() - t0;
+          break;
+        }
+      } catch {
+        // not listening yet
+      }
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    await stop(child);
+    times.push(Math.round(ms));
+  }
+  const sorted = [...times].sort((a, b) => a - b);
+  const median = sorted[2];
+  log(`cold start: ${times.join(', ')} ms (median ${median})`);
+  return { runsMs: times, medianMs: median, met: median > 0 && median < 1500 };
+}
+
+function compareWithSqlite(results: Results) {
+  const file = join(RESULTS, `${results.date}-sqlite-${results.scale}.json`); // full runs only (partial runs carry -only-)
+  const candidates = existsSync(RESULTS) ? readdirSync(RESULTS).filter((f) => f.endsWith(`-sqlite-${results.scale}.json`)).sort() : [];
+  const path = existsSync(file) ? file : candidates.length ? join(RESULTS, candidates.at(-1)!) : undefined;
+  if (!path) return undefined;
+  const sqlite = JSON.parse(readFileSync(path, 'utf8')) as Results;
+  results.notes.push(`PostgreSQL vs SQLite: compared with ${path.slice(ROOT.length)}`);
+  return results.rows.flatMap((r) => {
+    const s = sqlite.rows.find((x) => x.name === r.name);
+    if (!s) return [];
+    const factor = +(s.endpoint.rps / Math.max(1, r.endpoint.rps)).toFixed(2);
+    return [{ name: r.name, sqliteRps: s.endpoint.rps, postgresRps: r.endpoint.rps, factor, sqliteP99: s.endpoint.p99, postgresP99: r.endpoint.p99, met: factor <= 2 }];
+  });
+}
+
+// ---------------------------------------------------------------------------------------------- report
+
+const yes = (b: boolean | null | undefined) => (b === null || b === undefined ? '–' : b ? 'yes' : '**no**');
+
+function write(r: Results, suffix: string): void {
+  mkdirSync(RESULTS, { recursive: true });
+  const base = join(RESULTS, `${r.date}-${r.database}-${r.scale}${suffix}`);
+  writeFileSync(`${base}.json`, JSON.stringify(r, null, 2));
+  const s = r.shape;
+  const lines = [
+    `# Bench: ${r.database}, ${r.scale} scale, ${r.date}`,
+    '',
+    `Command: \`npm run bench -- --database ${r.database} --scale ${r.scale}\` — concurrency ${r.connections}, ${r.duration} s per measured load after ${r.warmup} s of warm-up (each of endpoint and baseline), loopback, autocannon in the bench process, server in its own process (\`bin/scent.js serve\`, dist: ${r.dist}), Node ${r.node}.`,
+    '',
+    `Dataset: ${s.nodes.toLocaleString('en')} nodes, ${s.edges.toLocaleString('en')} edges, tag of ${s.tagMembers.toLocaleString('en')} members, template with ${s.controllers.toLocaleString('en')} controllers, ${s.dataQuality.toLocaleString('en')} data-quality records, ${(s.clients * s.jobsPerClient).toLocaleString('en')} jobs over ${s.clients.toLocaleString('en')} clients.`,
+    '',
+    `Machine: 2 cores shared with other work. Load average at start ${r.loadAverageStart}, at end ${r.loadAverageEnd}; full test runs (scripts/test.mjs) in progress: ${r.testRunsAtStart} at start, ${r.testRunsAtEnd} at end.`,
+    '',
+    '## Endpoints (endpoint / replay baseline of the same bytes)',
+    '',
+    '| case | request | status, bytes | req/s | p50 ms | p99 ms | max ms | non-2xx / errors | server RSS MB | server CPU µs/req | baseline req/s | baseline p99 ms | ratio | ≥ 0.5 | p99 ≤ 25 ms |',
+    '|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|',
+    ...r.rows.map((x) => `| ${x.name} | \`${x.request}\` | ${x.status}, ${x.bytes} | ${x.endpoint.rps} | ${x.endpoint.p50} | ${x.endpoint.p99} | ${x.endpoint.max} | ${x.endpoint.non2xx} / ${x.endpoint.errors} | ${x.endpoint.serverRssMb} | ${x.endpoint.serverCpuMicrosPerRequest} | ${x.baseline.rps} | ${x.baseline.p99} | ${x.ratio} | ${yes(x.targets.ratio)} | ${yes(x.targets.p99)} |`),
+    '',
+    `Writes (sso-create, sso-delete) are bounded runs of ${r.rows.find((x) => x.kind === 'write')?.endpoint.requests ?? 0} requests each (create N providers with unique names, then delete exactly those); their baseline replays the captured response bytes of one create / one delete; no target applies.`,
+    '',
+  ];
+  if (r.stream) {
+    const x = r.stream;
+    lines.push('## limit=0 over the tag (streamed)', '', '| status | chunked | members | bytes | first byte ms | total ms | server RSS before MB | peak MB | growth MB | < 100 MB |', '|---|---|---:|---:|---:|---:|---:|---:|---:|---|',
+      `| ${x.status} | ${x.chunked} | ${x.members} | ${x.bytes} | ${x.firstByteMs} | ${x.totalMs} | ${x.rssBeforeMb} | ${x.rssPeakMb} | ${x.rssGrowthMb} | ${yes(x.met as boolean)} |`, '');
+  }
+  if (r.ingest) {
+    const x = r.ingest;
+    lines.push('## Ingest (`scent import` of generated SharpHound files into a fresh database, analysis pass included)', '');
+    if (x.skipped) lines.push(`Skipped: ${x.skipped}`, '');
+    else {
+      lines.push('| users | files | input MB | nodes | edges | elements/s (scent import) | elements/s (process start to summary line) | peak RSS MB | target met |', '|---:|---:|---:|---:|---:|---:|---:|---:|---|',
+        `| ${x.users} | ${x.files} | ${x.inputMb} | ${x.nodes} | ${x.edges} | ${x.elementsPerSecondReported} | ${x.elementsPerSecondWall} | ${x.peakRssMb} | ${yes(x.met as boolean)} |`, '',
+        ...(x.exitedByItself ? [] : ['**`scent import` finished its work (summary line printed, data in the database) but its process did not exit; the harness killed it 10 s later. Figures are to the summary line.**', '']),
+        `Target: ≥ ${r.database === 'sqlite' ? '100,000' : '50,000'} elements/s, peak RSS < 400 MB (for ~1 GB input: large scale). \`scent import\` said: ${x.summary}`, '');
+    }
+  }
+  if (r.coldStart) {
+    const x = r.coldStart;
+    lines.push('## Cold start (`bin/scent.js serve` on this database → first 200 on /health)', '', `Runs: ${(x.runsMs as number[]).join(', ')} ms; median **${x.medianMs} ms** (target < 1500 ms: ${yes(x.met as boolean)}).`, '');
+  }
+  if (r.postgresVsSqlite) {
+    lines.push('## PostgreSQL vs SQLite (target: within 2×)', '', '| case | SQLite req/s | PostgreSQL req/s | SQLite / PostgreSQL | SQLite p99 | PostgreSQL p99 | within 2× |', '|---|---:|---:|---:|---:|---:|---|',
+      ...r.postgresVsSqlite.map((x) => `| ${x.name} | ${x.sqliteRps} | ${x.postgresRps} | ${x.factor} | ${x.sqliteP99} | ${x.postgresP99} | ${yes(x.met)} |`), '');
+  }
+  if (r.notes.length) lines.push('## Notes', '', ...r.notes.map((n) => `- ${n}`), '');
+  writeFileSync(`${base}.md`, lines.join('\n'));
+  log(`wrote ${base.slice(ROOT.length)}.md and .json`);
+}
