@@ -99,3 +99,18 @@ test('clients: text that PostgreSQL cannot store is a 400, not a 500', async () 
   const res = await t.request({ method: 'POST', url: '/api/v2/clients', token: admin, body: { name: 'a\u0000b', type: 'sharphound' } });
   assert.deepEqual(errorOf(res), { status: 400, messages: ['name must match pattern "^[^\\u0000]*$"'] });
 });
+
+test('check-ins are written behind and flushed when the app closes', async () => {
+  const c = await makeClient(t, admin, 'checkin-flush');
+  const { buildApp } = await import('../../app.ts');
+  const other = await buildApp({ config: t.config, db: t.db });
+  await other.ready();
+  const res = await other.inject({ method: 'GET', url: '/api/v2/jobs/current', headers: { authorization: `Bearer ${c.token}` } });
+  assert.equal(res.statusCode, 404);
+  const before = await t.db.kysely.selectFrom('clients').select('last_checkin').where('id', '=', c.id).executeTakeFirstOrThrow();
+  assert.equal(before.last_checkin, null);
+  await other.close();
+  const after = await t.db.kysely.selectFrom('clients').select(['last_checkin', 'ip_address']).where('id', '=', c.id).executeTakeFirstOrThrow();
+  assert.ok(after.last_checkin !== null && after.last_checkin > Date.now() * 1000 - 60e6);
+  assert.equal(after.ip_address, '127.0.0.1');
+});
