@@ -29,7 +29,7 @@ type Q = Kysely<Database>;
  * Distinct target objectids of a client's ready jobs at a jobs_version (immutable for that version),
  * the latest per client. With a hit the graph stamp rides along in the first statement.
  */
-const targetCache = new WeakMap<Q, Map<string, { version: number; ids: string[] }>>();
+const targetCache = new WeakMap<Q, Map<string, { version: number; ids: string[]; all: string[] }>>();
 const TARGET_CACHE_MAX = 20_000;
 
 function cacheOf(db: Q) {
@@ -44,7 +44,7 @@ async function readyTargets(db: Q, clientId: string, version: number): Promise<s
   const ids = [...targetIds(rows, true, true)];
   const cache = cacheOf(db);
   if (cache.size >= TARGET_CACHE_MAX) cache.clear();
-  cache.set(clientId, { version, ids });
+  cache.set(clientId, { version, ids, all: variants(ids) });
   return ids;
 }
 
@@ -101,7 +101,7 @@ export async function availableEtag(db: Q, clientId: string, parsed: ParsedQuery
   const now = nowMicros();
   const hydrate = parsed.params.hydrate_ous !== false || parsed.params.hydrate_domains !== false;
   const guess = hydrate ? cacheOf(db).get(clientId) : undefined;
-  const all = guess ? variants(guess.ids) : [];
+  const all = guess?.all ?? [];
   const inline = all.length > 0 && all.length <= STAMP_INLINE;
   const { rows } = await db.executeQuery<StampRow>(stampQuery(db, clientId, now, inline ? all : []));
   const stamp = rows[0];
