@@ -7,9 +7,12 @@ import { databaseOption, openDatabase } from './database.ts';
 export const importCommand: Command = {
   path: ['import'],
   summary: 'ingest SharpHound, AzureHound or OpenGraph JSON files (or .zip archives of them)',
-  usage: 'FILE... [--database URL]',
+  usage: 'FILE... [--database URL] [--parallel-parse]',
   positionals: 'FILE...',
-  options: { ...databaseOption },
+  options: {
+    ...databaseOption,
+    'parallel-parse': { type: 'boolean', description: 'parse documents of 8 MiB and more on a second thread (see README)' },
+  },
   async run({ values, positionals }) {
     if (positionals.length === 0) throw new UsageError('expected at least one FILE');
     const { db } = await openDatabase(values);
@@ -26,6 +29,7 @@ export const importCommand: Command = {
     };
     try {
       const outcomes = await ingestFiles(db, positionals.map((path) => ({ path })), {
+        parallel: values['parallel-parse'] ? 'auto' : 'never',
         onFileStart: (name) => {
           current = name;
           draw(0);

@@ -13,6 +13,8 @@ export interface NodeInput {
   name?: string | null;
   environmentId?: string | null;
   properties?: Record<string, unknown>;
+  /** `properties` already serialised (the parse worker sends this); used when `properties` is absent. */
+  propertiesJson?: string;
   /** 'Base' (AD), 'AZBase' (Azure) or an OpenGraph source kind. */
   sourceKind?: string | null;
 }
@@ -28,7 +30,12 @@ export interface EdgeInput {
   end: EndpointRef;
   kind: string;
   properties?: Record<string, unknown>;
+  /** `properties` already serialised (hot paths reuse one string); wins over `properties`. */
+  propertiesJson?: string;
 }
+
+export const edgePropertiesJson = (e: EdgeInput): string =>
+  e.propertiesJson ?? (e.properties ? JSON.stringify(e.properties) : '{}');
 
 /** The columns of a node row that merging reads and writes (everything but id). */
 export interface NodeValues {
@@ -73,7 +80,6 @@ export function placeholderValues(ref: EndpointRef, now: Micros): NodeValues {
 export function mergeNode(current: NodeValues | undefined, input: NodeInput, now: Micros): NodeValues {
   const incomingKinds = dedupe(input.kinds);
   if (incomingKinds.length === 0) throw new Error(`node ${input.objectid} has no kind`);
-  const props = input.properties ?? {};
   if (!current || current.is_placeholder) {
     return {
       objectid: input.objectid,
@@ -81,12 +87,13 @@ export function mergeNode(current: NodeValues | undefined, input: NodeInput, now
       kinds: JSON.stringify(incomingKinds),
       name: input.name ?? null,
       environment_id: input.environmentId ?? null,
-      properties: JSON.stringify(props),
+      properties: input.properties ? JSON.stringify(input.properties) : input.propertiesJson ?? '{}',
       source_kind: input.sourceKind ?? null,
       is_placeholder: 0,
       last_seen: now,
     };
   }
+  const props = input.properties ?? (input.propertiesJson ? (JSON.parse(input.propertiesJson) as Record<string, unknown>) : {});
   const sameSource = (input.sourceKind ?? null) === current.source_kind;
   const kinds = sameSource ? incomingKinds : dedupe([...parseKinds(current.kinds), ...incomingKinds]);
   const merged = Object.keys(props).length ? { ...(JSON.parse(current.properties) as object), ...props } : null;

@@ -9,7 +9,7 @@ import type { Database } from '../db/database.ts';
 import { nowMicros, type Micros } from '../db/time.ts';
 import type { EdgeRow, NodeRow } from './graph.tables.ts';
 import {
-  edgeKey, mergeNode, parseKinds, placeholderValues,
+  edgeKey, edgePropertiesJson, mergeNode, parseKinds, placeholderValues,
   type EdgeInput, type EndpointRef, type NodeInput, type NodeValues, type StoredNode,
 } from './merge.ts';
 
@@ -93,7 +93,7 @@ export async function upsertEdges(db: Db, edges: EdgeInput[], now: Micros = nowM
     const start_id = ids.get(e.start.objectid)!;
     const end_id = ids.get(e.end.objectid)!;
     rows.set(edgeKey(start_id, e.kind, end_id), {
-      start_id, end_id, kind: e.kind, properties: JSON.stringify(e.properties ?? {}), last_seen: now,
+      start_id, end_id, kind: e.kind, properties: edgePropertiesJson(e), last_seen: now,
     });
   }
   for (const part of chunks([...rows.values()], 300)) {

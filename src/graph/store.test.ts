@@ -96,7 +96,7 @@ test(`graph store on ${DIALECT}: objectid is unique and the traversal indexes ex
       ? (await sql<{ name: string }>`select name from sqlite_master where type = 'index' and tbl_name in ('nodes', 'edges')`.execute(db.kysely)).rows
       : (await sql<{ name: string }>`select indexname as name from pg_indexes where schemaname = current_schema() and tablename in ('nodes', 'edges')`.execute(db.kysely)).rows;
     const names = indexes.map((r) => r.name);
-    for (const n of ['nodes_kind', 'nodes_environment_kind', 'edges_end_kind_start', 'edges_kind']) assert.ok(names.includes(n), n);
+    for (const n of ['nodes_kind', 'nodes_environment_kind', 'edges_end_kind_start']) assert.ok(names.includes(n), n);
     // SQLite names the indexes of UNIQUE constraints itself (sqlite_autoindex_<table>_N)
     assert.ok(names.some((n) => n.includes(DIALECT === 'sqlite' ? 'autoindex_nodes' : 'nodes_objectid')), 'unique objectid');
     assert.ok(names.some((n) => n.includes(DIALECT === 'sqlite' ? 'autoindex_edges' : 'edges_start_kind_end')), 'unique start/kind/end');

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { nowMicros } from '../../db/time.ts';
-import { edgeKey, mergeNode, placeholderValues, type EdgeInput, type EndpointRef, type NodeInput, type NodeValues, type StoredNode } from '../merge.ts';
+import { edgeKey, edgePropertiesJson, mergeNode, placeholderValues, type EdgeInput, type EndpointRef, type NodeInput, type NodeValues, type StoredNode } from '../merge.ts';
+import { fromFlat, type FlatBatch } from '../ingest/flat-batch.ts';
 import { IdCache } from './id-cache.ts';
 import type { GraphWriter, NodeMatch, WriteCounts } from './writer.ts';
 
@@ -26,6 +27,11 @@ export class PgGraphWriter implements GraphWriter {
     const now = nowMicros();
     if (nodes.length) await this.writeNodes(nodes, now);
     if (edges.length) await this.writeEdges(edges, now);
+  }
+
+  async writeFlat(batch: FlatBatch): Promise<void> {
+    const { nodes, edges } = fromFlat(batch);
+    await this.write(nodes, edges);
   }
 
   async match(m: NodeMatch, limit: number): Promise<string[]> {
@@ -116,7 +122,7 @@ export class PgGraphWriter implements GraphWriter {
     for (const e of edges) {
       const s = ids.get(e.start.objectid)!;
       const t = ids.get(e.end.objectid)!;
-      rows.set(edgeKey(s, e.kind, t), [s, t, e.kind, e.properties ? JSON.stringify(e.properties) : '{}']);
+      rows.set(edgeKey(s, e.kind, t), [s, t, e.kind, edgePropertiesJson(e)]);
     }
     const list = [...rows.values()];
     await this.client.query(

@@ -1,6 +1,7 @@
 import type SQLite from 'better-sqlite3';
 import { nowMicros } from '../../db/time.ts';
-import { mergeNode, placeholderValues, type EdgeInput, type EndpointRef, type NodeInput, type NodeValues, type StoredNode } from '../merge.ts';
+import { edgePropertiesJson, mergeNode, placeholderValues, type EdgeInput, type NodeInput, type NodeValues, type StoredNode } from '../merge.ts';
+import { EDGE_FIELDS, type FlatBatch } from '../ingest/flat-batch.ts';
 import { IdCache } from './id-cache.ts';
 import type { GraphWriter, NodeMatch, WriteCounts } from './writer.ts';
 
@@ -33,6 +34,28 @@ export class SqliteGraphWriter implements GraphWriter {
 
   async write(nodes: NodeInput[], edges: EdgeInput[]): Promise<void> {
     const now = nowMicros();
+    this.writeNodes(nodes, now);
+    for (const e of edges) {
+      const startId = this.resolve(e.start.objectid, e.start.kinds, now);
+      const endId = this.resolve(e.end.objectid, e.end.kinds, now);
+      this.upsertEdge.run(startId, endId, e.kind, edgePropertiesJson(e), now);
+      this.counts.edges++;
+    }
+  }
+
+  async writeFlat(batch: FlatBatch): Promise<void> {
+    const now = nowMicros();
+    this.writeNodes(batch.nodes, now);
+    const f = batch.edges;
+    for (let i = 0; i < f.length; i += EDGE_FIELDS) {
+      const startId = this.resolve(f[i], f[i + 1], now);
+      const endId = this.resolve(f[i + 2], f[i + 3], now);
+      this.upsertEdge.run(startId, endId, f[i + 4], f[i + 5], now);
+      this.counts.edges++;
+    }
+  }
+
+  private writeNodes(nodes: NodeInput[], now: number): void {
     for (const input of nodes) {
       const current = this.selectNode.get(input.objectid) as StoredNode | undefined;
       const values = mergeNode(current, input, now);
@@ -43,12 +66,6 @@ export class SqliteGraphWriter implements GraphWriter {
         this.cache.set(input.objectid, this.insert(values));
       }
       this.counts.nodes++;
-    }
-    for (const e of edges) {
-      const startId = this.resolve(e.start, now);
-      const endId = this.resolve(e.end, now);
-      this.upsertEdge.run(startId, endId, e.kind, e.properties ? JSON.stringify(e.properties) : '{}', now);
-      this.counts.edges++;
     }
   }
 
@@ -70,15 +87,17 @@ export class SqliteGraphWriter implements GraphWriter {
     return Number(this.insertNode.run(values).lastInsertRowid);
   }
 
-  private resolve(ref: EndpointRef, now: number): number {
-    let id = this.cache.get(ref.objectid);
+  /** Node id of an edge end; an unseen object becomes a placeholder with `kinds` (array or JSON text). */
+  private resolve(objectid: string, kinds: string[] | string | undefined, now: number): number {
+    let id = this.cache.get(objectid);
     if (id !== undefined) return id;
-    id = this.selectId.get(ref.objectid) as number | undefined;
+    id = this.selectId.get(objectid) as number | undefined;
     if (id === undefined) {
+      const ref = { objectid, kinds: typeof kinds === 'string' ? (JSON.parse(kinds) as string[]) : kinds };
       id = this.insert(placeholderValues(ref, now));
       this.counts.placeholders++;
     }
-    this.cache.set(ref.objectid, id);
+    this.cache.set(objectid, id);
     return id;
   }
 }

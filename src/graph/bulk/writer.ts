@@ -11,6 +11,7 @@
 import SQLite from 'better-sqlite3';
 import type { Db } from '../../db/create-db.ts';
 import type { EdgeInput, NodeInput } from '../merge.ts';
+import type { FlatBatch } from '../ingest/flat-batch.ts';
 import { PgGraphWriter } from './pg-writer.ts';
 import { SqliteGraphWriter } from './sqlite-writer.ts';
 
@@ -23,6 +24,8 @@ export interface WriteCounts {
 export interface GraphWriter {
   /** Nodes first (so edges of the same batch find them), then edges. */
   write(nodes: NodeInput[], edges: EdgeInput[]): Promise<void>;
+  /** The same, from the parse worker's flat format (../ingest/flat-batch.ts). */
+  writeFlat(batch: FlatBatch): Promise<void>;
   /** Object ids of the nodes a name / property match selects (at most `limit`; scans, not indexed). */
   match(match: NodeMatch, limit: number): Promise<string[]>;
   readonly counts: WriteCounts;

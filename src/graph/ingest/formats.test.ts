@@ -8,6 +8,10 @@ import { findNodeByObjectId, toNode } from '../store.repository.ts';
 import { ingestFiles } from './ingest.service.ts';
 import { JsonStreamScanner } from './json-stream.ts';
 import { makeZip } from './test-zip.ts';
+import { readdirSync } from 'node:fs';
+import { sql } from 'kysely';
+import { createTestDb as freshDb } from '../../test/harness.ts';
+import { FIXTURES } from './fixture-path.ts';
 
 let db: TestDb;
 let dir: string;
@@ -140,4 +144,32 @@ test(`ingest on ${DIALECT}: OpenGraph nodes and edges matched by id, name and pr
   const [failedEdge] = await ingestFiles(db, [file('og-bad2.json', JSON.stringify(badEdge))]);
   assert.equal(failedEdge.error, 'graph.edges[0]: kind must match ^[A-Za-z0-9_]+$');
   assert.equal(await findNodeByObjectId(db.kysely, 'q'), undefined);
+});
+
+test(`ingest on ${DIALECT}: the parse thread writes exactly what the in-process path writes`, async () => {
+  const files = readdirSync(FIXTURES).filter((f) => f.endsWith('.json') && !f.startsWith('expected')).map((f) => ({ path: FIXTURES + f }));
+  const snapshot = async (mode: 'never' | 'always') => {
+    const d = await freshDb();
+    try {
+      const outcomes = await ingestFiles(d, files, { parallel: mode, batchSize: 97 });
+      assert.deepEqual(outcomes.filter((o) => o.error), []);
+      const rows = await sql<{ s: string; k: string; e: string; p: string }>`select s.objectid as s, e.kind as k, t.objectid as e, e.properties as p
+        from edges e join nodes s on s.id = e.start_id join nodes t on t.id = e.end_id`.execute(d.kysely);
+      const nodes = await sql<{ o: string; k: string; p: string; ph: number }>`select objectid as o, kinds as k, properties as p, is_placeholder as ph from nodes`.execute(d.kysely);
+      return { edges: rows.rows.map((r) => JSON.stringify(r)).sort(), nodes: nodes.rows.map((r) => JSON.stringify({ ...r, ph: Number(r.ph) })).sort() };
+    } finally {
+      await d.close();
+    }
+  };
+  const inProcess = await snapshot('never');
+  const threaded = await snapshot('always');
+  assert.equal(threaded.edges.length, inProcess.edges.length);
+  assert.deepEqual(threaded.nodes, inProcess.nodes);
+  assert.deepEqual(threaded.edges, inProcess.edges);
+  // OpenGraph with a name matcher needs the database: the parse thread hands it back
+  const og = file('og-thread.json', JSON.stringify({ graph: { nodes: [{ id: 'n-1', kinds: ['Thing'], properties: { name: 'One' } }],
+    edges: [{ kind: 'Self', start: { match_by: 'name', value: 'One' }, end: { value: 'n-1' } }] } }));
+  const [moved] = await ingestFiles(db, [og], { parallel: 'always' });
+  assert.equal(moved.error, undefined);
+  assert.equal(moved.result!.edges, 1);
 });

@@ -1,22 +1,22 @@
 /**
- * One file in, one transaction: stream-scan the JSON, recognise the format, convert elements into
- * nodes/edges and write them in batches. Any error rolls the whole file back.
+ * One document in, one transaction: stream-scan the JSON, recognise the format, convert elements into
+ * nodes/edges and write them in batches. Any error rolls the whole document back.
  *
  * Format and type: `meta.type` decides (SharpHound type or "azure"); `graph.*` means OpenGraph.
  * When elements come before `meta`, up to PENDING_LIMIT of them wait for it; past that (or at the
- * end) the type comes from the file name (…_users.json) or the objects' shape, and a `meta` that
- * arrives later must agree.
+ * end) the type comes from the file name (…_users.json) or the objects' shape.
+ *
+ * Large documents are parsed on a second thread (parallel-ingest.ts) while this one writes; small
+ * ones, and OpenGraph (whose matchers read the database mid-document), stay on this thread.
  */
 import type { Db } from '../../db/create-db.ts';
-import type { EdgeInput, NodeInput } from '../merge.ts';
-import { withGraphTransaction, type GraphWriter, type WriteCounts } from '../bulk/writer.ts';
-import { convertAzureHound } from './azurehound.ts';
-import { JsonStreamScanner, type StreamEvent } from './json-stream.ts';
-import { convertOpenGraphNode, parseOpenGraphEdge, type OpenGraphMatch } from './opengraph.ts';
-import { convertSharpHound, detectSharpHoundType, SHARPHOUND_KINDS } from './sharphound.ts';
-import { IngestError } from './sink.ts';
+import { withGraphTransaction, type WriteCounts } from '../bulk/writer.ts';
+import { FileRun, NeedsDatabase, type FileFormat } from './file-run.ts';
+import { JsonStreamScanner } from './json-stream.ts';
+import { ingestParallel } from './parallel-ingest.ts';
 
-export type FileFormat = 'sharphound' | 'azurehound' | 'opengraph';
+export type { FileFormat } from './file-run.ts';
+export { typeFromFileName } from './file-run.ts';
 
 export interface FileResult extends WriteCounts {
   name: string;
@@ -31,156 +31,48 @@ export interface FileResult extends WriteCounts {
 export interface IngestOptions {
   batchSize?: number;
   onProgress?: (p: { elements: number; bytes: number }) => void;
+  /**
+   * Parse on a second thread while this one writes: 'never' (default), 'auto' (documents of
+   * PARALLEL_MIN_BYTES and more) or 'always'. Measured on the shared 2-core machine it did not pay
+   * (see README, Ingest performance), so it is opt-in (`scent import --parallel-parse`).
+   */
+  parallel?: 'auto' | 'always' | 'never';
 }
 
-const PENDING_LIMIT = 10_000;
-const TYPE_IN_NAME = new RegExp(`(?:^|[^a-z])(${Object.keys(SHARPHOUND_KINDS).join('|')})\\.json$`, 'i');
+export const PARALLEL_MIN_BYTES = 8 * 1024 * 1024;
 
-export function typeFromFileName(name: string): string | null {
-  const m = TYPE_IN_NAME.exec(name.split(/[\\/]/).pop() ?? '');
-  return m ? m[1].toLowerCase() : null;
-}
+export type Opener = () => Promise<AsyncIterable<Buffer>>;
 
-/** Ingests one JSON document. Throws (after rollback) when the file is invalid. */
-export async function ingestJson(db: Db, name: string, chunks: AsyncIterable<Buffer>, options: IngestOptions = {}): Promise<FileResult> {
+/** Ingests one JSON document. Throws (after rollback) when it is invalid. `size` = bytes, if known. */
+export async function ingestJson(db: Db, name: string, open: Opener, options: IngestOptions = {}, size?: number): Promise<FileResult> {
   const batchSize = options.batchSize ?? (db.dialect === 'postgres' ? 10_000 : 5_000);
+  const mode = options.parallel ?? 'never';
+  if (mode === 'always' || (mode === 'auto' && (size ?? 0) >= PARALLEL_MIN_BYTES)) {
+    try {
+      return await ingestParallel(db, name, open, batchSize, options.onProgress);
+    } catch (err) {
+      if (!(err instanceof NeedsDatabase)) throw err;
+    }
+  }
+  return ingestInProcess(db, name, open, batchSize, options.onProgress);
+}
+
+async function ingestInProcess(db: Db, name: string, open: Opener, batchSize: number, onProgress: IngestOptions['onProgress']): Promise<FileResult> {
   return withGraphTransaction(db, async (writer) => {
     const run = new FileRun(writer, name, batchSize);
     const scanner = new JsonStreamScanner(['data', 'graph.nodes', 'graph.edges']);
     let lastProgress = 0;
-    for await (const chunk of chunks) {
+    for await (const chunk of await open()) {
       for (const event of scanner.push(chunk)) await run.event(event);
       await run.maybeFlush();
-      if (options.onProgress && Date.now() - lastProgress > 200) {
+      if (onProgress && Date.now() - lastProgress > 200) {
         lastProgress = Date.now();
-        options.onProgress({ elements: run.elements, bytes: scanner.bytes });
+        onProgress({ elements: run.elements, bytes: scanner.bytes });
       }
     }
     scanner.end();
     await run.finish();
-    options.onProgress?.({ elements: run.elements, bytes: scanner.bytes });
+    onProgress?.({ elements: run.elements, bytes: scanner.bytes });
     return { name, format: run.format, type: run.type, elements: run.elements, bytes: scanner.bytes, warnings: run.warnings, ...writer.counts };
   });
-}
-
-class FileRun {
-  format: FileFormat | null = null;
-  type: string | null = null;
-  elements = 0;
-  warnings: string[] = [];
-  private metaSeen = false;
-  private sourceKind: string | null = null;
-  private pending: StreamEvent[] = [];
-  private flushedPending = false;
-  private nodes: NodeInput[] = [];
-  private edges: EdgeInput[] = [];
-  private readonly sink = { node: (n: NodeInput) => this.nodes.push(n), edge: (e: EdgeInput) => this.edges.push(e) };
-  private ogNodes = 0;
-  private ogEdges = 0;
-
-  constructor(private readonly writer: GraphWriter, private readonly name: string, private readonly batchSize: number) {}
-
-  async event(ev: StreamEvent): Promise<void> {
-    if (ev.type === 'value') return this.value(ev.path, ev.value);
-    this.elements++;
-    if (ev.path !== 'data') this.setFormat('opengraph', 'opengraph');
-    if (this.metaSeen || this.flushedPending) return this.convert(ev);
-    this.pending.push(ev);
-    if (this.pending.length >= PENDING_LIMIT) await this.resolvePending();
-  }
-
-  private async value(path: string, value: unknown): Promise<void> {
-    if (path === 'meta') {
-      const meta = value as { type?: unknown } | null;
-      const type = typeof meta?.type === 'string' ? meta.type.toLowerCase() : '';
-      if (type === 'azure') this.setFormat('azurehound', 'azure');
-      else if (SHARPHOUND_KINDS[type]) this.setFormat('sharphound', type);
-      else throw new IngestError(`unsupported meta.type: ${JSON.stringify(meta?.type ?? null)}`);
-      this.metaSeen = true;
-    } else if (path === 'metadata') {
-      const sk = (value as { source_kind?: unknown } | null)?.source_kind;
-      if (sk !== undefined && (typeof sk !== 'string' || !/^[A-Za-z0-9_]+$/.test(sk))) throw new IngestError('metadata.source_kind must match ^[A-Za-z0-9_]+$');
-      if (this.flushedPending && sk) throw new IngestError(`metadata must come before more than ${PENDING_LIMIT} graph elements`);
-      this.sourceKind = (sk as string | undefined) ?? null;
-      this.setFormat('opengraph', 'opengraph');
-      this.metaSeen = true;
-    } else {
-      return; // other top-level members are ignored
-    }
-    await this.drainPending();
-  }
-
-  private setFormat(format: FileFormat, type: string) {
-    if (this.format && (this.format !== format || this.type !== type)) {
-      throw new IngestError(`the file mixes ${this.type} and ${type} data`);
-    }
-    this.format = format;
-    this.type = type;
-  }
-
-  /** Too many elements before meta: decide the type from the name or the objects. */
-  private async resolvePending(): Promise<void> {
-    if (!this.format) {
-      const first = this.pending.find((e) => e.path === 'data')?.value as { kind?: unknown; data?: unknown } | undefined;
-      if (first && typeof first.kind === 'string' && first.data && typeof first.data === 'object') this.setFormat('azurehound', 'azure');
-      else {
-        const type = typeFromFileName(this.name) ?? detectSharpHoundType(first);
-        if (!type) throw new IngestError('cannot tell the data type: no meta block, no type in the file name, unknown object shape');
-        this.setFormat('sharphound', type);
-      }
-    }
-    this.flushedPending = true;
-    await this.drainPending();
-  }
-
-  private async drainPending(): Promise<void> {
-    const pending = this.pending;
-    this.pending = [];
-    for (const ev of pending) await this.convert(ev);
-  }
-
-  private async convert(ev: StreamEvent): Promise<void> {
-    if (this.format === 'sharphound') convertSharpHound(this.type!, ev.value, this.sink);
-    else if (this.format === 'azurehound') convertAzureHound(ev.value, this.sink);
-    else if (ev.path === 'graph.nodes') convertOpenGraphNode(ev.value, this.ogNodes++, this.sourceKind, this.sink);
-    else if (ev.path === 'graph.edges') await this.openGraphEdge(ev.value, this.ogEdges++);
-    else throw new IngestError(`unexpected ${ev.path} array in an OpenGraph file`);
-  }
-
-  private async openGraphEdge(raw: unknown, index: number): Promise<void> {
-    const e = parseOpenGraphEdge(raw, index);
-    const start = await this.endpoint(e.start);
-    const end = await this.endpoint(e.end);
-    if (!start || !end) {
-      if (this.warnings.length < 100) this.warnings.push(`graph.edges[${index}]: ${!start ? 'start' : 'end'} matches no single node; edge skipped`);
-      return;
-    }
-    this.edges.push({ start, end, kind: e.kind, properties: e.properties });
-  }
-
-  private async endpoint(m: OpenGraphMatch): Promise<{ objectid: string; kinds?: string[] } | null> {
-    if (m.by === 'id') return { objectid: m.value!, kinds: m.kind ? [m.kind] : undefined };
-    await this.flush(); // nodes read so far must be visible to the match
-    const found = await this.writer.match({ name: m.by === 'name' ? m.value : undefined, kind: m.kind, properties: m.properties }, 2);
-    return found.length === 1 ? { objectid: found[0] } : null;
-  }
-
-  async maybeFlush(): Promise<void> {
-    if (this.nodes.length + this.edges.length >= this.batchSize) await this.flush();
-  }
-
-  private async flush(): Promise<void> {
-    if (!this.nodes.length && !this.edges.length) return;
-    const nodes = this.nodes;
-    const edges = this.edges;
-    this.nodes = [];
-    this.edges = [];
-    await this.writer.write(nodes, edges);
-  }
-
-  async finish(): Promise<void> {
-    if (this.pending.length) await this.resolvePending();
-    if (!this.format) throw new IngestError('the file holds no SharpHound, AzureHound or OpenGraph data');
-    await this.flush();
-  }
 }

@@ -6,7 +6,8 @@
 import type { Db } from '../../db/create-db.ts';
 import { drawAdcsLinks } from './adcs-links.ts';
 import { ingestJson, type FileResult, type IngestOptions } from './ingest-file.ts';
-import { sourcesOf } from './sources.ts';
+import { stopParseThread } from './parallel-ingest.ts';
+import { sourcesOf, type SourceFile } from './sources.ts';
 
 export interface FileOutcome {
   name: string;
@@ -18,7 +19,7 @@ export interface FileOutcome {
 /** A file on disk (JSON or zip), or one JSON document given as a stream of chunks. */
 export type InputFile =
   | { path: string; /** Name shown in results (default: the file's base name). */ name?: string }
-  | { name: string; open(): Promise<AsyncIterable<Buffer>> };
+  | { name: string; open(): Promise<AsyncIterable<Buffer>>; size?: number };
 
 export interface IngestRunOptions extends IngestOptions {
   onFileStart?: (name: string) => void;
@@ -28,15 +29,23 @@ export interface IngestRunOptions extends IngestOptions {
 }
 
 export async function ingestFiles(db: Db, files: InputFile[], options: IngestRunOptions = {}): Promise<FileOutcome[]> {
+  try {
+    return await ingestAll(db, files, options);
+  } finally {
+    await stopParseThread();
+  }
+}
+
+async function ingestAll(db: Db, files: InputFile[], options: IngestRunOptions): Promise<FileOutcome[]> {
   const outcomes: FileOutcome[] = [];
   for (const file of files) {
     try {
-      const sources = 'open' in file ? [file] : sourcesOf(file.path, file.name);
+      const sources: AsyncIterable<SourceFile> | SourceFile[] = 'open' in file ? [file] : sourcesOf(file.path, file.name);
       for await (const source of sources) {
         options.onFileStart?.(source.name);
         let outcome: FileOutcome;
         try {
-          outcome = { name: source.name, result: await ingestJson(db, source.name, await source.open(), options) };
+          outcome = { name: source.name, result: await ingestJson(db, source.name, () => source.open(), options, source.size) };
         } catch (err) {
           outcome = { name: source.name, error: describe(err) };
         }

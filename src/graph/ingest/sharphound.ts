@@ -22,8 +22,20 @@ type Obj = Record<string, unknown>;
 interface TypedRef { ObjectIdentifier?: unknown; ObjectType?: unknown }
 
 const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-const kindsOf = (type: unknown): string[] =>
-  typeof type === 'string' && type !== '' && type !== 'Base' ? [type, 'Base'] : ['Base'];
+/** Shared, frozen kinds arrays: millions of edge ends need no array each. */
+const KINDS_CACHE = new Map<string, string[]>();
+const BASE = Object.freeze(['Base']) as string[];
+const kindsOf = (type: unknown): string[] => {
+  if (typeof type !== 'string' || type === '' || type === 'Base') return BASE;
+  let k = KINDS_CACHE.get(type);
+  if (!k) {
+    k = Object.freeze([type, 'Base']) as string[];
+    if (KINDS_CACHE.size < 1000) KINDS_CACHE.set(type, k);
+  }
+  return k;
+};
+/** ACE edge properties, serialised once. */
+const ACE_PROPS = { true: '{"isacl":true,"isinherited":true}', false: '{"isacl":true,"isinherited":false}' };
 
 export function convertSharpHound(type: string, raw: unknown, sink: Sink): void {
   const kind = SHARPHOUND_KINDS[type];
@@ -34,7 +46,7 @@ export function convertSharpHound(type: string, raw: unknown, sink: Sink): void 
   if (!id) throw new IngestError(`a ${type} entry has no ObjectIdentifier`);
   if (o.IsDeleted === true) return;
   const props = cleanProperties(o.Properties);
-  const self = { objectid: id, kinds: [kind, 'Base'] };
+  const self = { objectid: id, kinds: kindsOf(kind) };
   const domainSid = typeof props.domainsid === 'string' ? props.domainsid : typeof o.DomainSID === 'string' ? o.DomainSID : null;
   if (kind === 'Domain' && !props.domainsid) props.domainsid = id;
   props.objectid = id;
@@ -63,7 +75,7 @@ export function convertSharpHound(type: string, raw: unknown, sink: Sink): void 
   for (const link of arr(o.Links)) {
     const l = link as { GUID?: unknown; IsEnforced?: unknown };
     const gpo = normId(l?.GUID);
-    if (gpo) edge({ objectid: gpo, kinds: ['GPO', 'Base'] }, self, 'GPLink', { enforced: l.IsEnforced === true });
+    if (gpo) edge({ objectid: gpo, kinds: kindsOf('GPO') }, self, 'GPLink', { enforced: l.IsEnforced === true });
   }
   for (const r of arr(o.HasSIDHistory)) edge(self, ref(r), 'HasSIDHistory');
   for (const r of arr(o.AllowedToDelegate)) edge(self, ref(r), 'AllowedToDelegate');
@@ -72,10 +84,10 @@ export function convertSharpHound(type: string, raw: unknown, sink: Sink): void 
   for (const t of arr(o.SPNTargets)) {
     const s = t as { ComputerSID?: unknown; Service?: unknown; Port?: unknown };
     const target = normId(s?.ComputerSID);
-    if (target && typeof s.Service === 'string') edge(self, { objectid: target, kinds: ['Computer', 'Base'] }, s.Service, { port: s.Port ?? null });
+    if (target && typeof s.Service === 'string') edge(self, { objectid: target, kinds: kindsOf('Computer') }, s.Service, { port: s.Port ?? null });
   }
   const primary = normId(o.PrimaryGroupSID);
-  if (primary) edge(self, { objectid: primary, kinds: ['Group', 'Base'] }, 'MemberOf', { isprimarygroup: true });
+  if (primary) edge(self, { objectid: primary, kinds: kindsOf('Group') }, 'MemberOf', { isprimarygroup: true });
   for (const m of arr(o.Members)) edge(ref(m), self, 'MemberOf', { isprimarygroup: false });
 
   if (kind === 'Computer') computerEdges(o, self, sink);
@@ -93,7 +105,7 @@ function aceEdge(raw: unknown, target: { objectid: string; kinds: string[] }, si
     start: { objectid: principal, kinds: kindsOf(ace.PrincipalType) },
     end: target,
     kind: ace.RightName,
-    properties: { isacl: true, isinherited: ace.IsInherited === true },
+    propertiesJson: ACE_PROPS[ace.IsInherited === true ? 'true' : 'false'],
   });
 }
 
@@ -101,7 +113,7 @@ function computerEdges(o: Obj, self: { objectid: string; kinds: string[] }, sink
   for (const key of ['Sessions', 'PrivilegedSessions', 'RegistrySessions']) {
     for (const r of arr((o[key] as Obj | null)?.Results)) {
       const user = normId((r as Obj)?.UserSID);
-      if (user) sink.edge({ start: self, end: { objectid: user, kinds: ['User', 'Base'] }, kind: 'HasSession', properties: { source: key } });
+      if (user) sink.edge({ start: self, end: { objectid: user, kinds: kindsOf('User') }, kind: 'HasSession', properties: { source: key } });
     }
   }
   for (const g of arr(o.LocalGroups)) {
@@ -123,7 +135,7 @@ function domainEdges(o: Obj, self: { objectid: string; kinds: string[] }, sink: 
     const trust = t as Obj;
     const target = normId(trust?.TargetDomainSid);
     if (!target) continue;
-    const other = { objectid: target, kinds: ['Domain', 'Base'] };
+    const other = { objectid: target, kinds: kindsOf('Domain') };
     const properties = {
       istransitive: trust.IsTransitive === true, sidfiltering: trust.SidFilteringEnabled === true,
       trusttype: trust.TrustType ?? null, targetdomainname: trust.TargetDomainName ?? null,
@@ -144,7 +156,7 @@ function gpoChanges(o: Obj, sink: Sink): void {
       const principal = normId((p as TypedRef)?.ObjectIdentifier);
       if (!principal) continue;
       for (const c of computers) {
-        sink.edge({ start: { objectid: principal, kinds: kindsOf((p as TypedRef).ObjectType) }, end: { objectid: c, kinds: ['Computer', 'Base'] }, kind });
+        sink.edge({ start: { objectid: principal, kinds: kindsOf((p as TypedRef).ObjectType) }, end: { objectid: c, kinds: kindsOf('Computer') }, kind });
       }
     }
   }
@@ -153,10 +165,10 @@ function gpoChanges(o: Obj, sink: Sink): void {
 function enterpriseCaEdges(o: Obj, self: { objectid: string; kinds: string[] }, sink: Sink): void {
   for (const t of arr(o.EnabledCertTemplates)) {
     const template = normId((t as TypedRef)?.ObjectIdentifier);
-    if (template) sink.edge({ start: { objectid: template, kinds: ['CertTemplate', 'Base'] }, end: self, kind: 'PublishedTo' });
+    if (template) sink.edge({ start: { objectid: template, kinds: kindsOf('CertTemplate') }, end: self, kind: 'PublishedTo' });
   }
   const host = normId(o.HostingComputer);
-  if (host) sink.edge({ start: { objectid: host, kinds: ['Computer', 'Base'] }, end: self, kind: 'HostsCAService' });
+  if (host) sink.edge({ start: { objectid: host, kinds: kindsOf('Computer') }, end: self, kind: 'HostsCAService' });
   const registry = o.CARegistryData as { CASecurity?: { Data?: unknown } } | undefined;
   for (const ace of arr(registry?.CASecurity?.Data)) aceEdge(ace, self, sink);
 }

@@ -3,14 +3,17 @@
  * of a zip is its own file (own transaction, own result). Bytes are streamed, never held whole.
  */
 import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Readable } from 'node:stream';
 import yauzl from 'yauzl';
 
 export interface SourceFile {
   name: string;
+  /** May be called again (a document is re-read when it must move to the in-process path). */
   open(): Promise<AsyncIterable<Buffer>>;
+  /** Bytes, when known. */
+  size?: number;
 }
 
 const CHUNK = 1024 * 1024;
@@ -28,7 +31,7 @@ export async function isZipFile(path: string): Promise<boolean> {
 /** The JSON documents in a file on disk (itself, or the members of a zip). */
 export async function* sourcesOf(path: string, displayName = basename(path)): AsyncGenerator<SourceFile> {
   if (!(await isZipFile(path))) {
-    yield { name: displayName, open: async () => createReadStream(path, { highWaterMark: CHUNK }) };
+    yield { name: displayName, size: (await stat(path)).size, open: async () => createReadStream(path, { highWaterMark: CHUNK }) };
     return;
   }
   const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
@@ -46,6 +49,7 @@ export async function* sourcesOf(path: string, displayName = basename(path)): As
       if (entry.fileName.endsWith('/') || /(^|\/)(__MACOSX|\.)/.test(entry.fileName)) continue;
       yield {
         name: `${displayName}/${entry.fileName}`,
+        size: entry.uncompressedSize,
         open: () => new Promise<Readable>((resolve, reject) =>
           zip.openReadStream(entry, (err, stream) => (err ? reject(err) : resolve(stream)))),
       };

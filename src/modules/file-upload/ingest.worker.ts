@@ -94,7 +94,7 @@ async function processJob(db: Db, job: FileUploadJobRow): Promise<void> {
 /** A stored upload → its ingest outcomes (a zip is spooled to a temporary file: yauzl reads at random). */
 async function ingestStored(db: Db, file: FileUploadFileRow): Promise<FileOutcome[]> {
   if (!isZip(file)) {
-    return ingestFiles(db, [{ name: file.file_name, open: async () => readChunks(db, file.id) }], { skipLinks: true });
+    return ingestFiles(db, [{ name: file.file_name, size: Number(file.size), open: async () => readChunks(db, file.id) }], { skipLinks: true });
   }
   const dir = await mkdtemp(join(tmpdir(), 'scent-upload-'));
   try {

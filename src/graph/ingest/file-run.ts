@@ -1,0 +1,154 @@
+/**
+ * Reading one document: events of the JSON scanner → format and type → converters → batches handed
+ * to a target (the graph writer in-process, or a poster in the parse worker). No database access
+ * except through `target.match` (OpenGraph name / property matchers).
+ */
+import type { EdgeInput, NodeInput } from '../merge.ts';
+import type { NodeMatch } from '../bulk/writer.ts';
+import { convertAzureHound } from './azurehound.ts';
+import type { StreamEvent } from './json-stream.ts';
+import { convertOpenGraphNode, parseOpenGraphEdge, type OpenGraphMatch } from './opengraph.ts';
+import { convertSharpHound, detectSharpHoundType, SHARPHOUND_KINDS } from './sharphound.ts';
+import { IngestError } from './sink.ts';
+
+export type FileFormat = 'sharphound' | 'azurehound' | 'opengraph';
+
+export interface BatchTarget {
+  write(nodes: NodeInput[], edges: EdgeInput[]): Promise<void>;
+  /** Absent in the parse worker: OpenGraph name / property matchers need the database. */
+  match?(match: NodeMatch, limit: number): Promise<string[]>;
+}
+
+/** Thrown in the parse worker when the document needs the database (OpenGraph): run it in-process. */
+export class NeedsDatabase extends Error {}
+
+export const PENDING_LIMIT = 10_000;
+const TYPE_IN_NAME = new RegExp(`(?:^|[^a-z])(${Object.keys(SHARPHOUND_KINDS).join('|')})\\.json$`, 'i');
+
+export function typeFromFileName(name: string): string | null {
+  const m = TYPE_IN_NAME.exec(name.split(/[\\/]/).pop() ?? '');
+  return m ? m[1].toLowerCase() : null;
+}
+
+export class FileRun {
+  format: FileFormat | null = null;
+  type: string | null = null;
+  elements = 0;
+  warnings: string[] = [];
+  private metaSeen = false;
+  private sourceKind: string | null = null;
+  private pending: StreamEvent[] = [];
+  private flushedPending = false;
+  private nodes: NodeInput[] = [];
+  private edges: EdgeInput[] = [];
+  private readonly sink = { node: (n: NodeInput) => this.nodes.push(n), edge: (e: EdgeInput) => this.edges.push(e) };
+  private ogNodes = 0;
+  private ogEdges = 0;
+
+  constructor(private readonly target: BatchTarget, private readonly name: string, private readonly batchSize: number) {}
+
+  async event(ev: StreamEvent): Promise<void> {
+    if (ev.type === 'value') return this.value(ev.path, ev.value);
+    this.elements++;
+    if (ev.path !== 'data') this.setFormat('opengraph', 'opengraph');
+    if (this.metaSeen || this.flushedPending) return this.convert(ev);
+    this.pending.push(ev);
+    if (this.pending.length >= PENDING_LIMIT) await this.resolvePending();
+  }
+
+  private async value(path: string, value: unknown): Promise<void> {
+    if (path === 'meta') {
+      const meta = value as { type?: unknown } | null;
+      const type = typeof meta?.type === 'string' ? meta.type.toLowerCase() : '';
+      if (type === 'azure') this.setFormat('azurehound', 'azure');
+      else if (SHARPHOUND_KINDS[type]) this.setFormat('sharphound', type);
+      else throw new IngestError(`unsupported meta.type: ${JSON.stringify(meta?.type ?? null)}`);
+      this.metaSeen = true;
+    } else if (path === 'metadata') {
+      const sk = (value as { source_kind?: unknown } | null)?.source_kind;
+      if (sk !== undefined && (typeof sk !== 'string' || !/^[A-Za-z0-9_]+$/.test(sk))) throw new IngestError('metadata.source_kind must match ^[A-Za-z0-9_]+$');
+      if (this.flushedPending && sk) throw new IngestError(`metadata must come before more than ${PENDING_LIMIT} graph elements`);
+      this.sourceKind = (sk as string | undefined) ?? null;
+      this.setFormat('opengraph', 'opengraph');
+      this.metaSeen = true;
+    } else {
+      return; // other top-level members are ignored
+    }
+    await this.drainPending();
+  }
+
+  private setFormat(format: FileFormat, type: string) {
+    if (this.format && (this.format !== format || this.type !== type)) {
+      throw new IngestError(`the file mixes ${this.type} and ${type} data`);
+    }
+    this.format = format;
+    this.type = type;
+  }
+
+  /** Too many elements before meta: decide the type from the name or the objects. */
+  private async resolvePending(): Promise<void> {
+    if (!this.format) {
+      const first = this.pending.find((e) => e.path === 'data')?.value as { kind?: unknown; data?: unknown } | undefined;
+      if (first && typeof first.kind === 'string' && first.data && typeof first.data === 'object') this.setFormat('azurehound', 'azure');
+      else {
+        const type = typeFromFileName(this.name) ?? detectSharpHoundType(first);
+        if (!type) throw new IngestError('cannot tell the data type: no meta block, no type in the file name, unknown object shape');
+        this.setFormat('sharphound', type);
+      }
+    }
+    this.flushedPending = true;
+    await this.drainPending();
+  }
+
+  private async drainPending(): Promise<void> {
+    const pending = this.pending;
+    this.pending = [];
+    for (const ev of pending) await this.convert(ev);
+  }
+
+  private async convert(ev: StreamEvent): Promise<void> {
+    if (this.format === 'sharphound') convertSharpHound(this.type!, ev.value, this.sink);
+    else if (this.format === 'azurehound') convertAzureHound(ev.value, this.sink);
+    else if (ev.path === 'graph.nodes') convertOpenGraphNode(ev.value, this.ogNodes++, this.sourceKind, this.sink);
+    else if (ev.path === 'graph.edges') await this.openGraphEdge(ev.value, this.ogEdges++);
+    else throw new IngestError(`unexpected ${ev.path} array in an OpenGraph file`);
+  }
+
+  private async openGraphEdge(raw: unknown, index: number): Promise<void> {
+    const e = parseOpenGraphEdge(raw, index);
+    const start = await this.endpoint(e.start);
+    const end = await this.endpoint(e.end);
+    if (!start || !end) {
+      if (this.warnings.length < 100) this.warnings.push(`graph.edges[${index}]: ${!start ? 'start' : 'end'} matches no single node; edge skipped`);
+      return;
+    }
+    this.edges.push({ start, end, kind: e.kind, properties: e.properties });
+  }
+
+  private async endpoint(m: OpenGraphMatch): Promise<{ objectid: string; kinds?: string[] } | null> {
+    if (m.by === 'id') return { objectid: m.value!, kinds: m.kind ? [m.kind] : undefined };
+    if (!this.target.match) throw new NeedsDatabase();
+    await this.flush(); // nodes read so far must be visible to the match
+    const found = await this.target.match({ name: m.by === 'name' ? m.value : undefined, kind: m.kind, properties: m.properties }, 2);
+    return found.length === 1 ? { objectid: found[0] } : null;
+  }
+
+  async maybeFlush(): Promise<void> {
+    if (this.nodes.length + this.edges.length >= this.batchSize) await this.flush();
+  }
+
+  async flush(): Promise<void> {
+    if (!this.nodes.length && !this.edges.length) return;
+    const nodes = this.nodes;
+    const edges = this.edges;
+    this.nodes = [];
+    this.edges = [];
+    await this.target.write(nodes, edges);
+  }
+
+  async finish(): Promise<void> {
+    if (this.pending.length) await this.resolvePending();
+    if (!this.format) throw new IngestError('the file holds no SharpHound, AzureHound or OpenGraph data');
+    await this.flush();
+  }
+}
