@@ -49,6 +49,8 @@ function classify(err: FastifyError): { status: number; messages: string[] } {
     return { status: 400, messages: [Messages.decodePayload] };
   }
   if (isDatabaseUnavailable(err)) return { status: 503, messages: [Messages.dbUnavailable] };
+  // PostgreSQL refuses text it cannot store (a NUL character): the input was bad, not the server.
+  if (err.code === '22021' || err.code === '22P05') return { status: 400, messages: [Messages.invalidCharacters] };
   if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
     return { status: err.statusCode, messages: [err.statusCode === 413 ? Messages.tooLarge : err.message] };
   }

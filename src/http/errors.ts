@@ -12,6 +12,7 @@ export const Messages = {
   malformedParam: (name: string) => `query parameter "${name}" is malformed`,
   idMalformed: 'id is malformed',
   contentType: 'content type must be application/json',
+  invalidCharacters: 'the request contains characters that cannot be stored (NUL)',
   decodePayload: 'could not decode payload',
   badPrefer: (why: string) => `Prefer header has an invalid value: ${why}`,
   authInvalid: 'authentication is invalid',

@@ -156,3 +156,18 @@ test('start-up fails for a route that declares no access', async () => {
   await assert.rejects(buildApp({ config: testConfig(), db, extraRoutes: [undeclared] }), /declares no access/);
   await db.close();
 });
+
+test('NUL characters: in a path id 400, in a stored field 400 (never 500) on both databases', async () => {
+  const { token } = await t.login('Administrator');
+  const res = await t.request({ method: 'DELETE', url: '/api/v2/sso-providers/1%00', token });
+  assert.deepEqual(errorOf(res), { status: 400, messages: ['id is malformed'] });
+  const created = await t.request({
+    method: 'POST', url: '/api/v2/sso-providers/oidc', token,
+    body: { name: 'nul\u0000name', issuer: 'https://idp.example.test', client_id: 'c', config: {} },
+  });
+  if (DIALECT === 'postgres') {
+    assert.deepEqual(errorOf(created), { status: 400, messages: ['the request contains characters that cannot be stored (NUL)'] });
+  } else {
+    assert.equal(created.statusCode, 200, 'SQLite stores NUL like any other character');
+  }
+});

@@ -42,6 +42,10 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
       .map(([name]) => name);
     return (params: unknown) => {
       const p = params as Record<string, unknown>;
+      // No stored id contains NUL (PostgreSQL cannot even hold one): such an id is malformed.
+      for (const value of Object.values(p)) {
+        if (typeof value === 'string' && value.includes('\u0000')) return { error: new ApiError(400, Messages.idMalformed) };
+      }
       for (const name of integers) {
         const raw = String(p[name]);
         const value = Number(raw);
