@@ -31,18 +31,18 @@ export interface Shape {
   clients: number;
   jobsPerClient: number;
   readyPerClient: number;
-  /** SharpHound users for the ingest case (bench/sharphound-generate.ts; ~1 GB of JSON at large). */
+  /** SharpHound users for the ingest case (bench/sharphound-generate.ts; ~3.5 MB per 1,000 users: ~1 GB at large). */
   ingestUsers: number;
 }
 
 export const SHAPES: Record<ScaleName, Shape> = {
-  large: { nodes: 1_000_000, edges: 5_000_000, tagMembers: 200_000, controllers: 10_000, dataQuality: 20_000, clients: 1_000, jobsPerClient: 100, readyPerClient: 10, ingestUsers: 200_000 },
+  large: { nodes: 1_000_000, edges: 5_000_000, tagMembers: 200_000, controllers: 10_000, dataQuality: 20_000, clients: 1_000, jobsPerClient: 100, readyPerClient: 10, ingestUsers: 300_000 },
   small: { nodes: 50_000, edges: 250_000, tagMembers: 10_000, controllers: 1_000, dataQuality: 2_000, clients: 100, jobsPerClient: 100, readyPerClient: 10, ingestUsers: 10_000 },
 };
 
 export const PG_ADMIN_URL = process.env.SCENT_BENCH_PG ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 export const DATA_DIR = new URL('./.data/', import.meta.url).pathname;
-const MANIFEST_VERSION = 1;
+const MANIFEST_VERSION = 2;
 /** Data-quality records are dated relative to the build; the endpoint's default range is the last 30 days. */
 const MAX_AGE_DAYS = 14;
 
@@ -132,7 +132,7 @@ export async function ensureDataset(database: Database, scale: ScaleName, rebuil
 }
 
 /**
- * The PostgreSQL twin of graph-generate.ts: the same node ids, kinds, names and properties, written by
+ * The PostgreSQL twin of graph-generate.ts: the same node ids, kinds, names and properties (byte for byte), written by
  * the server itself (generate_series), then the same selector and the real membership refresh.
  */
 async function generateGraphPg(url: string, shape: Shape, log: (s: string) => void): Promise<void> {
@@ -156,8 +156,8 @@ async function generateGraphPg(url: string, shape: Shape, log: (s: string) => vo
     for (let start = 1; start <= shape.nodes; start += BATCH) {
       const end = Math.min(start + BATCH - 1, shape.nodes);
       await client.query(`insert into nodes (id, objectid, kind, kinds, name, environment_id, properties, source_kind, is_placeholder, last_seen)
-        select i, oid, k, json_build_array(k, 'Base')::text, n, '${DOMAIN}',
-          json_build_object('name', n, 'objectid', oid, 'domainsid', '${DOMAIN}', 'enabled', true, 'lastlogon', 1700000000 + i, 'description', null)::text,
+        select i, oid, k, '["' || k || '","Base"]', n, '${DOMAIN}',
+          '{"name":"' || n || '","objectid":"' || oid || '","domainsid":"${DOMAIN}","enabled":true,"lastlogon":' || (1700000000 + i) || ',"description":null}',
           'Base', 0, ${now}
         from (select i, k, ${name} as n, ${objectid} as oid from (select i, ${kind} as k from generate_series(${start}, ${end}) as i) a) b`);
     }
