@@ -8,6 +8,7 @@
 const CASES: Record<string, () => Promise<{ run(args: string[]): Promise<void> }>> = {
   'asset-group-tags': () => import('./asset-group-tags.bench.ts'),
   jobs: () => import('./jobs-available.ts'),
+  ingest: () => import('./ingest.bench.ts'),
 };
 
 const args = process.argv.slice(2);

@@ -42,15 +42,17 @@ export const importCommand: Command = {
           process.stdout.write(`${o.error ? 'FAILED' : 'ok'}\t${o.name}\t${line(o)}\n`);
         },
       });
-      const analysis = await analyzeGraph(db);
       const seconds = (performance.now() - started) / 1000;
+      const analysisStart = performance.now();
+      const analysis = await analyzeGraph(db);
+      const analysisSeconds = (performance.now() - analysisStart) / 1000;
       const failed = outcomes.filter((o) => o.error).length;
       const nodes = outcomes.reduce((n, o) => n + (o.result?.nodes ?? 0), 0);
       const edges = outcomes.reduce((n, o) => n + (o.result?.edges ?? 0), 0);
       process.stdout.write(
         `${outcomes.length - failed}/${outcomes.length} files ingested in ${seconds.toFixed(1)} s: ` +
           `${nodes} nodes, ${edges} edges (${Math.round((nodes + edges) / Math.max(seconds, 0.001))} elements/s); ` +
-          `data-quality run ${analysis.runId}\n`,
+          `analysis ${analysisSeconds.toFixed(1)} s, data-quality run ${analysis.runId}\n`,
       );
       return failed ? 1 : 0;
     } finally {

@@ -5,7 +5,7 @@
  */
 import type { Db } from '../../db/create-db.ts';
 import { drawAdcsLinks } from './adcs-links.ts';
-import { ingestJson, type FileResult, type IngestOptions } from './ingest-file.ts';
+import { ingestJson, typeFromFileName, type FileResult, type IngestOptions } from './ingest-file.ts';
 import { stopParseThread } from './parallel-ingest.ts';
 import { sourcesOf, type SourceFile } from './sources.ts';
 
@@ -28,9 +28,20 @@ export interface IngestRunOptions extends IngestOptions {
   skipLinks?: boolean;
 }
 
+/**
+ * SharpHound files in the order that describes objects before others point at them (fewer
+ * placeholders to complete later); files whose name tells no type keep their place after those.
+ */
+const TYPE_ORDER = ['domains', 'ous', 'containers', 'gpos', 'users', 'groups', 'computers', 'rootcas', 'aiacas',
+  'enterprisecas', 'ntauthstores', 'certtemplates', 'issuancepolicies'];
+const rank = (f: InputFile) => {
+  const t = typeFromFileName('path' in f ? f.path : f.name);
+  return t ? TYPE_ORDER.indexOf(t) : TYPE_ORDER.length;
+};
+
 export async function ingestFiles(db: Db, files: InputFile[], options: IngestRunOptions = {}): Promise<FileOutcome[]> {
   try {
-    return await ingestAll(db, files, options);
+    return await ingestAll(db, [...files].sort((a, b) => rank(a) - rank(b)), options);
   } finally {
     await stopParseThread();
   }
