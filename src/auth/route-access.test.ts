@@ -1,10 +1,10 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import { createTestApp, errorOf, type TestApp } from '../test/harness.ts';
 import { ROLE_NAMES, ROLE_PERMISSIONS, type RoleName } from './permissions.ts';
 import { issueSession } from './sessions.ts';
 import { createUser } from '../modules/users/users.service.ts';
+import { createClient } from '../modules/clients/clients.service.ts';
 
 /**
  * Walks EVERY registered route with every built-in role, with no credentials, and with a collection
@@ -66,12 +66,13 @@ test('no credentials: 401 on every non-public route; public routes never ask', a
 });
 
 test('a collection client on user routes gets 403; a user on client routes gets 404', async () => {
-  const clientToken = await freshToken({ clientId: randomUUID() });
+  const client = await createClient(t.db, { name: 'walker', type: 'sharphound' } as never);
+  const clientToken = await freshToken({ clientId: client.id });
   for (const route of t.app.routeTable) {
     if (route.method === 'HEAD' || 'public' in route.access) continue;
     if ('permissions' in route.access) {
       const res = await t.request({ method: route.method as 'GET', url: concrete(route.url), token: clientToken });
-      assert.ok([401, 403].includes(res.statusCode), `${route.method} ${route.url} → ${res.statusCode}`);
+      assert.deepEqual(errorOf(res), { status: 403, messages: ['not authorized'] }, `${route.method} ${route.url}`);
     } else {
       const token = await freshToken({ userId: userIds.get('Administrator')! });
       const res = await t.request({ method: route.method as 'GET', url: concrete(route.url), token });
