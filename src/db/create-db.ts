@@ -1,10 +1,11 @@
-import { Kysely, PostgresDialect, SqliteDialect, type LogEvent } from 'kysely';
+import { Kysely, SqliteDialect, type LogEvent } from 'kysely';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Database } from './database.ts';
 import { deadlineGuardedPool, sqliteDeadlineCheck } from './deadline.ts';
+import { ScopedPostgresDialect } from './pg-introspector.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -91,7 +92,7 @@ function openPostgres(url: string, options: DbOptions): Db {
   // An idle client that loses its server must not crash the process.
   pool.on('error', () => {});
   const kysely = new Kysely<Database>({
-    dialect: new PostgresDialect({ pool: deadlineGuardedPool(pool, url) }),
+    dialect: new ScopedPostgresDialect({ pool: deadlineGuardedPool(pool, url) }),
     log: options.log,
   });
   return {
