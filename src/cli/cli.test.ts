@@ -19,7 +19,7 @@ async function databaseUrl(): Promise<{ url: string; cleanup: () => Promise<void
 }
 
 function scent(args: string[], env: Record<string, string> = {}) {
-  const res = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: { ...process.env, ...env }, timeout: 60_000 });
+  const res = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: { ...process.env, ...env }, timeout: 120_000 });
   return { code: res.status, stdout: res.stdout, stderr: res.stderr };
 }
 
