@@ -63,7 +63,7 @@ test('users create / list / disable and tokens issue, then serve with that token
     let out = '';
     server.stdout.on('data', (chunk) => (out += chunk));
     const address = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no address in: ${out}`)), 30_000);
+      const timer = setTimeout(() => reject(new Error(`no address in: ${out}`)), 90_000);
       server.stdout.on('data', () => {
         const m = /serving the BloodHound v2 API at (http:\/\/\S+)/.exec(out);
         if (m) {
@@ -95,7 +95,7 @@ test('first start on an empty database bootstraps admin with a password and a to
     let out = '';
     server.stdout.on('data', (chunk) => (out += chunk));
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no bootstrap in: ${out}`)), 30_000);
+      const timer = setTimeout(() => reject(new Error(`no bootstrap in: ${out}`)), 90_000);
       server.stdout.on('data', () => {
         if (/This password is shown only once/.test(out)) {
           clearTimeout(timer);
