@@ -23,6 +23,8 @@ export const serveCommand: Command = {
     'body-limit': { type: 'string', description: 'largest JSON body in bytes (env SCENT_BODY_LIMIT)' },
     'rate-limit': { type: 'string', description: 'requests/minute per principal and IP, 0 = off (env SCENT_RATE_LIMIT)' },
     'scheduler-interval': { type: 'string', description: 'collection scheduler period, 0 = off (env SCENT_SCHEDULER_INTERVAL, default 30s)' },
+    'ingest-interval': { type: 'string', description: 'ingest worker period over ended uploads, 0 = off (env SCENT_INGEST_INTERVAL, default 2s)' },
+    'upload-limit': { type: 'string', description: 'largest uploaded file in bytes (env SCENT_UPLOAD_LIMIT, default 4 GiB)' },
   },
   async run({ values }) {
     const { config, db } = await openDatabase(values);

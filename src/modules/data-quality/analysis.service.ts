@@ -63,6 +63,17 @@ class Tally {
 }
 
 export async function analyzeGraph(db: Db): Promise<{ runId: string }> {
+  // The GROUP BYs below sort every edge; on SQLite those sorts must spill to disk, not to memory
+  // (the connection's temp_store is MEMORY), or a large graph costs hundreds of MB of RSS.
+  if (db.dialect === 'sqlite') await sql`pragma temp_store = file`.execute(db.kysely);
+  try {
+    return await analyze(db);
+  } finally {
+    if (db.dialect === 'sqlite') await sql`pragma temp_store = memory`.execute(db.kysely);
+  }
+}
+
+async function analyze(db: Db): Promise<{ runId: string }> {
   const k = db.kysely;
   const t = new Tally();
   const nodes = await sql<{ env: string | null; kind: string; n: number }>`
