@@ -9,7 +9,8 @@
  * Per domain / tenant, nodes count by their environment id and edges by their end node's.
  */
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
+import SQLite from 'better-sqlite3';
+import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../db/create-db.ts';
 import { nowMicros } from '../../db/time.ts';
 import type { AdCounts, AzureCounts } from './data-quality.tables.ts';
@@ -73,11 +74,30 @@ export async function analyzeGraph(db: Db): Promise<{ runId: string }> {
   }
 }
 
+/**
+ * Runs one whole-graph aggregate. On a SQLite file it runs on a short-lived read-only connection
+ * with a small page cache (the sorts spill to disk), so the server's connection keeps its cache and
+ * the process its memory; elsewhere through Kysely.
+ */
+async function aggregate<T>(db: Db, query: RawBuilder<T>): Promise<T[]> {
+  const bulk = db.bulk;
+  if (bulk.dialect !== 'sqlite' || bulk.path === null) return (await query.execute(db.kysely)).rows;
+  const compiled = query.compile(db.kysely);
+  const conn = new SQLite(bulk.path, { readonly: true });
+  try {
+    conn.pragma('cache_size = -8192');
+    conn.pragma('temp_store = FILE');
+    return conn.prepare(compiled.sql).all(...(compiled.parameters as unknown[])) as T[];
+  } finally {
+    conn.close();
+  }
+}
+
 async function analyze(db: Db): Promise<{ runId: string }> {
   const k = db.kysely;
   const t = new Tally();
-  const nodes = await sql<{ env: string | null; kind: string; n: number }>`
-    select environment_id as env, kind, count(*) as n from nodes where is_placeholder = 0 group by environment_id, kind`.execute(k);
+  const nodes = { rows: await aggregate(db, sql<{ env: string | null; kind: string; n: number }>`
+    select environment_id as env, kind, count(*) as n from nodes where is_placeholder = 0 group by environment_id, kind`) };
   const domains: string[] = [];
   const tenants: string[] = [];
   for (const { env, kind, n } of nodes.rows) {
@@ -90,9 +110,9 @@ async function analyze(db: Db): Promise<{ runId: string }> {
     .select('kind').execute();
   for (const r of domainRows) (r.kind === 'Domain' ? domains : tenants).push(r.objectid);
 
-  const edges = await sql<{ env: string | null; kind: string; n: number }>`
+  const edges = { rows: await aggregate(db, sql<{ env: string | null; kind: string; n: number }>`
     select n.environment_id as env, e.kind, count(*) as n from edges e join nodes n on n.id = e.end_id
-    group by n.environment_id, e.kind`.execute(k);
+    group by n.environment_id, e.kind`) };
   for (const { env, kind, n } of edges.rows) {
     for (const scope of env ? ['', env] : ['']) {
       if (kind.startsWith('AZ')) {
@@ -106,7 +126,7 @@ async function analyze(db: Db): Promise<{ runId: string }> {
     }
   }
   const computers = async (q: ReturnType<typeof sql<{ env: string | null; n: number }>>, into: Map<string, number>) => {
-    for (const { env, n } of (await q.execute(k)).rows) {
+    for (const { env, n } of await aggregate(db, q)) {
       for (const scope of env ? ['', env] : ['']) into.set(scope, (into.get(scope) ?? 0) + Number(n));
     }
   };

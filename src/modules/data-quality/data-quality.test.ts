@@ -85,3 +85,25 @@ test(`data quality on ${DIALECT}: errors`, async () => {
   const upload = (await t.login('Upload-Only')).token;
   assert.deepEqual(await err('/api/v2/platform/ad/data-quality-stats', {}, upload), { status: 403, messages: ['not authorized'] });
 });
+
+test(`data quality on ${DIALECT}: a SQLite file database aggregates on its own connection, same counts`, { skip: DIALECT !== 'sqlite' }, async () => {
+  const { mkdtempSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { createDb } = await import('../../db/create-db.ts');
+  const { migrateToLatest } = await import('../../db/migrate.ts');
+  const dir = mkdtempSync(`${tmpdir()}/scent-dq-`);
+  const db = createDb(`sqlite:${dir}/graph.sqlite`);
+  try {
+    await migrateToLatest(db);
+    const files = readdirSync(FIXTURES).filter((f) => f.endsWith('.json') && !f.startsWith('expected'));
+    await ingestFiles(db, files.map((f) => ({ path: FIXTURES + f })));
+    const { runId: fileRun } = await analyzeGraph(db);
+    const strip = (r: Record<string, unknown>) => ({ ...r, id: 0, created_at: 0, updated_at: 0, run_id: '' });
+    const fromFile = await db.kysely.selectFrom('ad_data_quality_aggregations').selectAll().where('run_id', '=', fileRun).executeTakeFirstOrThrow();
+    const fromMemory = await t.db.kysely.selectFrom('ad_data_quality_aggregations').selectAll().where('run_id', '=', runId).executeTakeFirstOrThrow();
+    assert.deepEqual(strip(fromFile), strip(fromMemory));
+  } finally {
+    await db.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
