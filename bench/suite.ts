@@ -158,20 +158,27 @@ interface Target {
 async function load(base: string, pid: number, t: Target, opts: { duration?: number; amount?: number; connections: number }): Promise<Load> {
   let next = 0;
   const cpu0 = cpuSeconds(pid);
-  const t0 = performance.now();
+  // Bounded runs (`amount`) end on autocannon's 1-second tick, so their rate is timed here: first request
+  // set up to last response received.
+  let first = 0;
+  let last = 0;
   const r = await autocannon({
     url: base, connections: opts.connections, pipelining: 1, timeout: 30,
     ...(opts.amount ? { amount: opts.amount } : { duration: opts.duration }),
     requests: [{
       method: t.method, path: t.path,
+      onResponse: () => {
+        last = performance.now();
+      },
       setupRequest: (req) => {
         const n = next++;
+        if (n === 0) first = performance.now();
         const headers = { ...req.headers, ...t.headers[n % t.headers.length], ...(t.body ? { 'content-type': 'application/json' } : {}) };
         return { ...req, headers, path: t.pathFor ? t.pathFor(n) : t.path, ...(t.body ? { body: t.body(n) } : {}) };
       },
     }],
   });
-  const seconds = (performance.now() - t0) / 1000;
+  const seconds = (last - first) / 1000;
   const cpu = cpuSeconds(pid) - cpu0;
   const { rssMb, hwmMb } = procStatus(pid);
   const requests = r.requests.total;
@@ -240,7 +247,7 @@ export async function run(args: string[]): Promise<void> {
   const duration = Number(option(args, 'duration', '5'));
   const warmup = Number(option(args, 'warmup', '2'));
   const connections = Number(option(args, 'connections', '32'));
-  const writes = Number(option(args, 'writes', scale === 'large' ? '2000' : '500'));
+  const writes = Number(option(args, 'writes', scale === 'large' ? '5000' : '2000'));
   const date = new Date().toISOString().slice(0, 10);
 
   let dist = 'fresh';
@@ -262,7 +269,7 @@ export async function run(args: string[]): Promise<void> {
   const endpointCases = ['dq-ad', 'dq-azure', 'jobs-available', 'event', 'tag-members', 'template-controllers', 'sso-create', 'sso-delete'];
   if (endpointCases.some(want) || want('members-stream')) await endpoints(manifest, results, { want, duration, warmup, connections, writes });
   if (want('ingest')) results.ingest = await ingest(database, scale);
-  if (want('cold-start')) results.coldStart = await coldStart(manifest.url);
+  if (want('cold-start')) results.coldStart = await coldStart(manifest.url, !args.includes('--no-build'));
   results.loadAverageEnd = loadAverage();
   results.testRunsAtEnd = testRunsInProgress();
   if (database === 'postgres') results.postgresVsSqlite = compareWithSqlite(results);
@@ -338,6 +345,8 @@ async function endpoints(m: Manifest, results: Results, o: { want: (n: string) =
     for (const [name, t] of reads) {
       if (!o.want(name)) continue;
       const r: Target = { method: 'GET', path: `/replay/${name}`, headers: [{}] };
+      // Warm-up: one request per header set first (every collection client polls once, as a fleet does), then time-based.
+      if (t.headers.length > 1) await load(app.base, pid, t, { amount: t.headers.length, connections: o.connections });
       if (o.warmup > 0) {
         await load(replay.base, replayPid, r, { duration: o.warmup, connections: o.connections });
         await load(app.base, pid, t, { duration: o.warmup, connections: o.connections });
@@ -468,7 +477,10 @@ async function ingest(database: Database, scale: ScaleName) {
 }
 
 /** `scent serve` (bin/scent.js) on the existing database to the first 200 on /health, 5 times. */
-async function coldStart(url: string) {
+async function coldStart(url: string, build: boolean) {
+  // Other engineers edit src/ during a run; bin/scent.js then falls back to tsx. Rebuild right before.
+  if (build && !distIsFresh()) spawnSync(process.execPath, [join(ROOT, 'scripts/build.mjs')], { cwd: ROOT, stdio: 'ignore' });
+  const freshBefore = distIsFresh();
   const times: number[] = [];
   for (let i = 0; i < 5; i++) {
     const port = await freePort();
@@ -493,8 +505,9 @@ async function coldStart(url: string) {
   }
   const sorted = [...times].sort((a, b) => a - b);
   const median = sorted[2];
-  log(`cold start: ${times.join(', ')} ms (median ${median})`);
-  return { runsMs: times, medianMs: median, met: median > 0 && median < 1500 };
+  const dist = freshBefore && distIsFresh() ? 'compiled dist/ (fresh throughout)' : 'NOT the compiled dist/: src/ changed, bin/scent.js ran the sources through tsx';
+  log(`cold start: ${times.join(', ')} ms (median ${median}); ${dist}`);
+  return { runsMs: times, medianMs: median, dist, met: median > 0 && median < 1500 };
 }
 
 function compareWithSqlite(results: Results) {
@@ -557,7 +570,7 @@ function write(r: Results, suffix: string): void {
   }
   if (r.coldStart) {
     const x = r.coldStart;
-    lines.push('## Cold start (`bin/scent.js serve` on this database → first 200 on /health)', '', `Runs: ${(x.runsMs as number[]).join(', ')} ms; median **${x.medianMs} ms** (target < 1500 ms: ${yes(x.met as boolean)}).`, '');
+    lines.push('## Cold start (`bin/scent.js serve` on this database → first 200 on /health)', '', `Runs: ${(x.runsMs as number[]).join(', ')} ms; median **${x.medianMs} ms** (target < 1500 ms: ${yes(x.met as boolean)}); ran ${x.dist}.`, '');
   }
   if (r.postgresVsSqlite) {
     lines.push('## PostgreSQL vs SQLite (target: within 2×)', '', '| case | SQLite req/s | PostgreSQL req/s | SQLite / PostgreSQL | SQLite p99 | PostgreSQL p99 | within 2× |', '|---|---:|---:|---:|---:|---:|---|',
