@@ -9,6 +9,7 @@ import { convertAzureHound } from './azurehound.ts';
 import type { StreamEvent } from './json-stream.ts';
 import { convertOpenGraphNode, parseOpenGraphEdge, type OpenGraphMatch } from './opengraph.ts';
 import { convertSharpHound, detectSharpHoundType, SHARPHOUND_KINDS } from './sharphound.ts';
+import { collectIfLarge } from './heap-guard.ts';
 import { IngestError } from './sink.ts';
 
 export type FileFormat = 'sharphound' | 'azurehound' | 'opengraph';
@@ -144,6 +145,7 @@ export class FileRun {
     this.nodes = [];
     this.edges = [];
     await this.target.write(nodes, edges);
+    collectIfLarge();
   }
 
   async finish(): Promise<void> {
