@@ -43,6 +43,7 @@ export class FileRun {
   private nodes: NodeInput[] = [];
   private edges: EdgeInput[] = [];
   private readonly sink = { node: (n: NodeInput) => this.nodes.push(n), edge: (e: EdgeInput) => this.edges.push(e) };
+  private inFlight: Promise<void> = Promise.resolve();
   private ogNodes = 0;
   private ogEdges = 0;
 
@@ -130,6 +131,7 @@ export class FileRun {
     if (m.by === 'id') return { objectid: m.value!, kinds: m.kind ? [m.kind] : undefined };
     if (!this.target.match) throw new NeedsDatabase();
     await this.flush(); // nodes read so far must be visible to the match
+    await this.inFlight;
     const found = await this.target.match({ name: m.by === 'name' ? m.value : undefined, kind: m.kind, properties: m.properties }, 2);
     return found.length === 1 ? { objectid: found[0] } : null;
   }
@@ -138,19 +140,26 @@ export class FileRun {
     if (this.nodes.length + this.edges.length >= this.batchSize) await this.flush();
   }
 
+  /**
+   * Hands the batch to the target. At most one write is in flight: with PostgreSQL the next batch
+   * is parsed while the server works on this one (SQLite writes synchronously, so nothing overlaps).
+   */
   async flush(): Promise<void> {
     if (!this.nodes.length && !this.edges.length) return;
     const nodes = this.nodes;
     const edges = this.edges;
     this.nodes = [];
     this.edges = [];
-    await this.target.write(nodes, edges);
-    collectIfLarge();
+    await this.inFlight;
+    const write = this.target.write(nodes, edges).then(collectIfLarge);
+    write.catch(() => {}); // awaited by the next flush or by finish()
+    this.inFlight = write;
   }
 
   async finish(): Promise<void> {
     if (this.pending.length) await this.resolvePending();
     if (!this.format) throw new IngestError('the file holds no SharpHound, AzureHound or OpenGraph data');
     await this.flush();
+    await this.inFlight;
   }
 }
