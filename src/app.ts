@@ -6,6 +6,7 @@ import type { Config } from './config.ts';
 import type { Db } from './db/create-db.ts';
 import { ErrorSchema } from './http/envelope.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
+import { clientErrorHandler } from './http/client-error.ts';
 import { registerGracefulClose, registerRequestContext } from './http/prefer.ts';
 import { registerJsonBody } from './http/json-body.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
@@ -86,6 +87,7 @@ export async function buildApp({ config, db, extraRoutes = [] }: AppOptions): Pr
     bodyLimit: config.bodyLimit,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    clientErrorHandler,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
   });
   app.decorate('db', db);

@@ -21,6 +21,8 @@ export const Messages = {
   notFound: 'resource not found',
   methodNotAllowed: 'method not allowed',
   tooLarge: 'request body is too large',
+  headersTooLarge: 'request headers are too large',
+  malformedRequest: 'the request is not valid HTTP',
   tooManyRequests: 'too many requests',
   internal: 'an internal error has occurred that is preventing the service from servicing this request',
   dbUnavailable: 'the database is unavailable',
