@@ -44,10 +44,11 @@ async function databaseUrl(database: string): Promise<string> {
   const base = process.env.SCENT_BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
   const client = new pg.Client(base);
   await client.connect();
-  await client.query('drop schema if exists scent_ingest_bench cascade');
-  await client.query('create schema scent_ingest_bench');
+  const schema = `scent_ingest_bench_${process.pid}`; // one per run: concurrent runs never collide
+  await client.query(`drop schema if exists ${schema} cascade`);
+  await client.query(`create schema ${schema}`);
   await client.end();
-  return `${base}${base.includes('?') ? '&' : '?'}options=-c%20search_path%3Dscent_ingest_bench`;
+  return `${base}${base.includes('?') ? '&' : '?'}options=-c%20search_path%3D${schema}`;
 }
 
 export async function run(args: string[]): Promise<void> {
@@ -91,6 +92,12 @@ export async function run(args: string[]): Promise<void> {
     parallelParse: args.includes('--parallel-parse'), node: process.version,
     command: `npm run bench -- ingest ${args.join(' ')}`.trim(),
   };
+  if (database !== 'sqlite') {
+    const client = new pg.Client(process.env.SCENT_BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test');
+    await client.connect();
+    await client.query(`drop schema if exists scent_ingest_bench_${process.pid} cascade`);
+    await client.end();
+  }
   mkdirSync(RESULTS, { recursive: true });
   const stem = join(RESULTS, `ingest-${result.date.slice(0, 10)}-${database}-${users}`);
   writeFileSync(`${stem}.json`, `${JSON.stringify(result, null, 2)}\n`);
