@@ -2,8 +2,11 @@
  * The ingest worker: takes upload jobs that were ended (status ingesting) off the request path.
  * A job is claimed with one UPDATE ... WHERE id = (SELECT ... FOR UPDATE SKIP LOCKED) on PostgreSQL,
  * so several servers sharing a database never take the same job; SQLite has one writer and one
- * in-process worker. A claim older than CLAIM_TIMEOUT (a crashed server) may be taken over: its
- * files are ingested again, which merges to the same graph.
+ * in-process worker. A worker refreshes its claim every HEARTBEAT while it works; a claim whose
+ * heartbeat stopped (the server was killed) is not resumed but marked failed with a message, and so
+ * is, on SQLite, any claim left by an earlier process at start-up (one SQLite file has one server).
+ * Each file is ingested in its own transaction, so an interrupted job leaves no half-written file;
+ * uploading the files again merges to the same graph as a clean run.
  */
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -23,8 +26,27 @@ import { JobStatus } from '../jobs/job-status.ts';
 import { deleteChunks, listFiles, readChunks, updateJob } from './file-upload.repository.ts';
 import type { FileUploadFileRow, FileUploadJobRow } from './file-upload.tables.ts';
 
-const CLAIM_TIMEOUT = 6 * 3600 * 1_000_000;
+const HEARTBEAT_MS = 5_000;
+const STALE_CLAIM = 6 * HEARTBEAT_MS * 1000; // microseconds
 export const WORKER_ID = randomUUID();
+export const INTERRUPTED_MESSAGE = 'ingest interrupted: the server stopped while ingesting this upload; upload the files again';
+
+/** Marks failed the ingesting jobs whose claimer is gone; returns how many. */
+export async function failInterruptedJobs(db: Db, options: { atStartup?: boolean; workerId?: string } = {}): Promise<number> {
+  const now = nowMicros();
+  const result = await db.kysely
+    .updateTable('file_upload_jobs')
+    .set({ status: JobStatus.failed, end_time: now, updated_at: now, status_message: INTERRUPTED_MESSAGE, claimed_by: null })
+    .where('status', 'in', [JobStatus.ingesting, JobStatus.analyzing])
+    .where('claimed_by', 'is not', null)
+    .where((eb) =>
+      options.atStartup && db.dialect === 'sqlite'
+        ? eb('claimed_by', '!=', options.workerId ?? WORKER_ID)
+        : eb('claimed_at', '<', now - STALE_CLAIM),
+    )
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
 
 export const isZip = (file: Pick<FileUploadFileRow, 'content_type'>) => file.content_type !== 'application/json';
 
@@ -35,7 +57,7 @@ export async function claimJob(db: Db, workerId: string = WORKER_ID): Promise<Fi
   const result = await sql<FileUploadJobRow>`
     update file_upload_jobs set claimed_by = ${workerId}, claimed_at = ${now}, updated_at = ${now}
     where id = (select id from file_upload_jobs
-                where status = ${JobStatus.ingesting} and (claimed_by is null or claimed_at < ${now - CLAIM_TIMEOUT})
+                where status = ${JobStatus.ingesting} and claimed_by is null
                 order by id limit 1 ${lock})
     returning *`.execute(db.kysely);
   return result.rows[0];
@@ -43,14 +65,21 @@ export async function claimJob(db: Db, workerId: string = WORKER_ID): Promise<Fi
 
 /** One pass: claims and processes at most one job. Returns its id, or null when there was none. */
 export async function runIngestOnce(db: Db, workerId: string = WORKER_ID): Promise<number | null> {
+  await failInterruptedJobs(db);
   const job = await claimJob(db, workerId);
   if (!job) return null;
+  const heartbeat = setInterval(() => {
+    db.kysely.updateTable('file_upload_jobs').set({ claimed_at: nowMicros() }).where('id', '=', job.id)
+      .where('claimed_by', '=', workerId).execute().catch(() => {});
+  }, HEARTBEAT_MS).unref();
   try {
     await processJob(db, job);
   } catch (err) {
     await updateJob(db.kysely, job.id, { status: JobStatus.failed, end_time: nowMicros(), status_message: 'ingest failed: internal error' })
       .catch(() => {});
     throw err;
+  } finally {
+    clearInterval(heartbeat);
   }
   return job.id;
 }
@@ -123,6 +152,8 @@ export function registerIngestWorker(app: FastifyInstance, db: Db, intervalSecon
       });
   };
   app.addHook('onReady', async () => {
+    const failed = await failInterruptedJobs(db, { atStartup: true });
+    if (failed) app.log.warn({ jobs: failed }, 'marked interrupted upload jobs as failed');
     timer = setTimeout(tick, 0).unref();
   });
   app.addHook('onClose', async () => {
