@@ -23,7 +23,7 @@ export interface BatchTarget {
 /** Thrown in the parse worker when the document needs the database (OpenGraph): run it in-process. */
 export class NeedsDatabase extends Error {}
 
-export const PENDING_LIMIT = 10_000;
+export const PENDING_LIMIT = 1_000;
 const TYPE_IN_NAME = new RegExp(`(?:^|[^a-z])(${Object.keys(SHARPHOUND_KINDS).join('|')})\\.json$`, 'i');
 
 export function typeFromFileName(name: string): string | null {
@@ -54,6 +54,7 @@ export class FileRun {
     this.elements++;
     if (ev.path !== 'data') this.setFormat('opengraph', 'opengraph');
     if (this.metaSeen || this.flushedPending) return this.convert(ev);
+    if (!this.format && ev.path === 'data' && this.pending.length === 0 && this.typeByName(ev.value)) return this.convert(ev);
     this.pending.push(ev);
     if (this.pending.length >= PENDING_LIMIT) await this.resolvePending();
   }
@@ -85,6 +86,19 @@ export class FileRun {
     }
     this.format = format;
     this.type = type;
+  }
+
+  /**
+   * A SharpHound file named by its type (…_users.json) needs no meta to be read: its elements are
+   * converted at once instead of waiting (a meta arriving later must agree).
+   */
+  private typeByName(first: unknown): boolean {
+    const type = typeFromFileName(this.name);
+    const f = first as { kind?: unknown; data?: unknown } | null;
+    if (!type || (f && typeof f.kind === 'string' && f.data && typeof f.data === 'object')) return false;
+    this.setFormat('sharphound', type);
+    this.flushedPending = true;
+    return true;
   }
 
   /** Too many elements before meta: decide the type from the name or the objects. */
@@ -154,6 +168,11 @@ export class FileRun {
     const write = this.target.write(nodes, edges).then(collectIfLarge);
     write.catch(() => {}); // awaited by the next flush or by finish()
     this.inFlight = write;
+  }
+
+  /** Waits for the write in flight, whatever its outcome: call before rolling back after an error. */
+  async settle(): Promise<void> {
+    await this.inFlight.catch(() => {});
   }
 
   async finish(): Promise<void> {

@@ -69,9 +69,15 @@ test(`ingest on ${DIALECT}: meta after data, a BOM, and a type from the object s
   const [second] = await ingestFiles(db, [file('nometa.json', noMeta)]);
   assert.equal(second.result?.type, 'users');
   // a meta block that arrives later still decides (the elements waited for it)
-  const [late] = await ingestFiles(db, [file('late_users.json', `{"data":[${JSON.stringify(user('S-1-5-21-9-1003'))}],"meta":{"type":"groups"}}`)]);
+  const [late] = await ingestFiles(db, [file('late.json', `{"data":[${JSON.stringify(user('S-1-5-21-9-1003'))}],"meta":{"type":"groups"}}`)]);
   assert.equal(late.result?.type, 'groups');
   assert.equal((await findNodeByObjectId(db.kysely, 'S-1-5-21-9-1003'))!.kind, 'Group');
+  // a file named by its type is read at once; a later meta must agree
+  const [named] = await ingestFiles(db, [file('x_users.json', `{"data":[${JSON.stringify(user('S-1-5-21-9-1004'))}],"meta":{"type":"users"}}`)]);
+  assert.equal(named.result?.type, 'users');
+  const [clash] = await ingestFiles(db, [file('y_users.json', `{"data":[${JSON.stringify(user('S-1-5-21-9-1005'))}],"meta":{"type":"groups"}}`)]);
+  assert.equal(clash.error, 'the file mixes users and groups data');
+  assert.equal(await findNodeByObjectId(db.kysely, 'S-1-5-21-9-1005'), undefined);
 });
 
 test(`ingest on ${DIALECT}: a failing file leaves nothing half-written while the others land`, async () => {

@@ -62,16 +62,23 @@ async function ingestInProcess(db: Db, name: string, open: Opener, batchSize: nu
     const run = new FileRun(writer, name, batchSize);
     const scanner = new JsonStreamScanner(['data', 'graph.nodes', 'graph.edges']);
     let lastProgress = 0;
-    for await (const chunk of await open()) {
-      for (const event of scanner.push(chunk)) await run.event(event);
-      await run.maybeFlush();
-      if (onProgress && Date.now() - lastProgress > 200) {
-        lastProgress = Date.now();
-        onProgress({ elements: run.elements, bytes: scanner.bytes });
+    try {
+      for await (const chunk of await open()) {
+        for (const event of scanner.push(chunk)) await run.event(event);
+        await run.maybeFlush();
+        if (onProgress && Date.now() - lastProgress > 200) {
+          lastProgress = Date.now();
+          onProgress({ elements: run.elements, bytes: scanner.bytes });
+        }
       }
+      scanner.end();
+      await run.finish();
+    } catch (err) {
+      // A write still in flight must end before the rollback, or its later statements would run
+      // after it, outside the transaction.
+      await run.settle();
+      throw err;
     }
-    scanner.end();
-    await run.finish();
     onProgress?.({ elements: run.elements, bytes: scanner.bytes });
     return { name, format: run.format, type: run.type, elements: run.elements, bytes: scanner.bytes, warnings: run.warnings, ...writer.counts };
   });
