@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { NullTime, recordTimes, Timestamp } from '../../http/envelope.ts';
+import { NullTime, nullTime, Timestamp } from '../../http/envelope.ts';
 import { toRfc3339 } from '../../db/time.ts';
 
 const int = () => Type.Integer();
@@ -17,16 +17,21 @@ export const AzureAggregationSchema = Type.Object({ ...base, tenants: int(), ...
 export const AzureStatSchema = Type.Object({ ...base, tenant_id: Type.String(), ...fields(AZURE_FIELDS), run_id: Type.String({ format: 'uuid' }) }, { $id: 'AzureDataQualityStat' });
 export const dataQualitySchemas = [AdAggregationSchema, AdStatSchema, AzureAggregationSchema, AzureStatSchema];
 
-/** One mapper for every data-quality row: timestamps to the wire, counts as they are. */
+/** One mapper for every data-quality row: timestamps to the wire, counts as they are (a plain loop: it runs per row). */
 export function toWireRecord(row: Record<string, unknown>): Record<string, unknown> {
-  const { id, created_at, updated_at, deleted_at, run_id, ...rest } = row as Record<string, number | string | null>;
-  const counts = Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, typeof v === 'string' && k !== 'domain_sid' && k !== 'tenant_id' ? Number(v) : v]));
-  return {
-    id,
-    ...recordTimes({ created_at: created_at as number, updated_at: updated_at as number, deleted_at: deleted_at as number | null }),
-    ...counts,
-    run_id,
+  const out: Record<string, unknown> = {
+    id: row.id,
+    created_at: toRfc3339(row.created_at as number),
+    updated_at: toRfc3339(row.updated_at as number),
+    deleted_at: nullTime(row.deleted_at as number | null),
   };
+  for (const key in row) {
+    if (key === 'id' || key === 'created_at' || key === 'updated_at' || key === 'deleted_at' || key === 'run_id') continue;
+    const v = row[key];
+    out[key] = typeof v === 'string' && key !== 'domain_sid' && key !== 'tenant_id' ? Number(v) : v;
+  }
+  out.run_id = row.run_id;
+  return out;
 }
 
 export const rangeEnvelope = (item: ReturnType<typeof Type.Ref>) => Type.Object({
