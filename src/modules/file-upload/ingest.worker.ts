@@ -152,8 +152,13 @@ export function registerIngestWorker(app: FastifyInstance, db: Db, intervalSecon
       });
   };
   app.addHook('onReady', async () => {
-    const failed = await failInterruptedJobs(db, { atStartup: true });
-    if (failed) app.log.warn({ jobs: failed }, 'marked interrupted upload jobs as failed');
+    // Never a reason not to start: an unreachable database is answered with 503s, not a failed boot.
+    try {
+      const failed = await failInterruptedJobs(db, { atStartup: true });
+      if (failed) app.log.warn({ jobs: failed }, 'marked interrupted upload jobs as failed');
+    } catch (err) {
+      app.log.error({ err }, 'could not check for interrupted upload jobs');
+    }
     timer = setTimeout(tick, 0).unref();
   });
   app.addHook('onClose', async () => {
