@@ -99,7 +99,7 @@ export async function run(args: string[]): Promise<void> {
     await client.end();
   }
   mkdirSync(RESULTS, { recursive: true });
-  const stem = join(RESULTS, `ingest-${result.date.slice(0, 10)}-${database}-${users}`);
+  const stem = join(RESULTS, `ingest-${result.date.slice(0, 10)}-${database}-${users}${result.parallelParse ? '-parallel-parse' : ''}`);
   writeFileSync(`${stem}.json`, `${JSON.stringify(result, null, 2)}\n`);
   writeFileSync(`${stem}.md`, [
     `# Ingest: ${database}, ${users} users (${result.inputMb} MB), ${result.date}`, '',
