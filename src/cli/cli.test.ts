@@ -1,27 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { DIALECT, createEmptyTestDb } from '../test/harness.ts';
-
-const BIN = join(import.meta.dirname, '../../bin/scent.js');
-
-/** A database URL of the dialect under test that a child process can open. */
-async function databaseUrl(): Promise<{ url: string; cleanup: () => Promise<void> }> {
-  if (DIALECT === 'postgres') {
-    const db = await createEmptyTestDb();
-    return { url: db.url, cleanup: () => db.close() };
-  }
-  const dir = mkdtempSync(join(tmpdir(), 'scent-cli-'));
-  return { url: `sqlite:${join(dir, 'scent.sqlite')}`, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
-}
-
-function scent(args: string[], env: Record<string, string> = {}) {
-  const res = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: { ...process.env, ...env }, timeout: 120_000 });
-  return { code: res.status, stdout: res.stdout, stderr: res.stderr };
-}
+import { BIN, cliDatabase, scent } from '../test/cli.ts';
 
 test('--help on every command, and an unknown command is an error', () => {
   const top = scent(['--help']);
@@ -38,7 +19,7 @@ test('--help on every command, and an unknown command is an error', () => {
 });
 
 test('users create / list / disable and tokens issue, then serve with that token', async () => {
-  const { url, cleanup } = await databaseUrl();
+  const { url, cleanup } = await cliDatabase();
   const env = { SCENT_DATABASE_URL: url };
   try {
     assert.equal(scent(['migrate'], env).code, 0);
@@ -89,7 +70,7 @@ test('users create / list / disable and tokens issue, then serve with that token
 });
 
 test('first start on an empty database bootstraps admin with a password and a token', async () => {
-  const { url, cleanup } = await databaseUrl();
+  const { url, cleanup } = await cliDatabase();
   try {
     const server = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--database', url, '--log-level', 'silent']);
     let out = '';

@@ -1,32 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { testConfig } from '../config.ts';
 import { createDb } from '../db/create-db.ts';
 import { verifyBearer } from '../auth/sessions.ts';
-import { DIALECT, createEmptyTestDb } from '../test/harness.ts';
+import { cliDatabase, scent } from '../test/cli.ts';
 
-const BIN = join(import.meta.dirname, '../../bin/scent.js');
-const scent = (args: string[], env: Record<string, string>) => {
-  const res = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: { ...process.env, ...env }, timeout: 60_000 });
-  return { code: res.status, stdout: res.stdout, stderr: res.stderr };
-};
 
 test('scent clients create, then scent tokens issue --client: a working client credential', async () => {
-  let url: string;
-  let cleanup: () => Promise<void>;
-  if (DIALECT === 'postgres') {
-    const db = await createEmptyTestDb();
-    url = db.url;
-    cleanup = () => db.close();
-  } else {
-    const dir = mkdtempSync(join(tmpdir(), 'scent-clients-'));
-    url = `sqlite:${join(dir, 'scent.sqlite')}`;
-    cleanup = async () => rmSync(dir, { recursive: true, force: true });
-  }
+  const { url, cleanup } = await cliDatabase();
   const env = { SCENT_DATABASE_URL: url, SCENT_LOG_LEVEL: 'silent' };
   try {
     const created = scent(['clients', 'create', '--name', 'cli-collector', '--type', 'azurehound'], env);
