@@ -2,7 +2,8 @@
  * How an incoming node description merges into what the store already holds. Pure functions, shared
  * by every write path (the Kysely repository and the bulk writers), so they cannot disagree.
  */
-import type { Bool } from '../db/database.ts';
+import type { Selectable } from 'kysely';
+import type { NodeTable } from './graph.tables.ts';
 import type { Micros } from '../db/time.ts';
 
 /** A node as a parser describes it. */
@@ -38,17 +39,7 @@ export const edgePropertiesJson = (e: EdgeInput): string =>
   e.propertiesJson ?? (e.properties ? JSON.stringify(e.properties) : '{}');
 
 /** The columns of a node row that merging reads and writes (everything but id). */
-export interface NodeValues {
-  objectid: string;
-  kind: string;
-  kinds: string;
-  name: string | null;
-  environment_id: string | null;
-  properties: string;
-  source_kind: string | null;
-  is_placeholder: Bool;
-  last_seen: Micros;
-}
+export type NodeValues = Omit<Selectable<NodeTable>, 'id'>;
 
 export interface StoredNode extends NodeValues {
   id: number;
