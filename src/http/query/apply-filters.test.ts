@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { toRfc3339 } from '../../db/time.ts';
-import { applyFilters, applyPaging, applySort, parseQuery } from './index.ts';
+import { applyFilters, parseQuery } from './index.ts';
 import { Q } from './test-fixtures.ts';
 import { BASE, DIALECT, openTestDb, seed, U1, U3, type TestDb } from './test-db.ts';
+import { matchingIds } from './test-db.ts';
 
 let t: TestDb;
 before(async () => {
@@ -12,12 +13,7 @@ before(async () => {
 });
 after(async () => t?.close());
 
-/** Ids matching the query string, in id order. */
-async function ids(raw: Record<string, string | string[]>): Promise<number[]> {
-  const parsed = parseQuery(Q, { sort_by: 'id', limit: '0', ...raw });
-  const qb = applyPaging(applySort(applyFilters(t.k.selectFrom('t').select('t.id'), Q, parsed), Q, parsed), parsed);
-  return (await qb.execute()).map((r) => Number(r.id));
-}
+const ids = (raw: Record<string, string | string[]>) => matchingIds(t, raw);
 const all = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
 const except = (...out: number[]) => all.filter((i) => !out.includes(i));
 /** Timestamp at BASE + k micros; `extra` appends sub-microsecond digits. */

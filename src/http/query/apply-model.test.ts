@@ -8,9 +8,10 @@ import fc from 'fast-check';
 import { sql } from 'kysely';
 import { toRfc3339 } from '../../db/time.ts';
 import { ApiError, Messages } from '../errors.ts';
-import { applyFilters, applyPaging, applySort, parseQuery } from './index.ts';
+import { parseQuery } from './index.ts';
 import { Q, throws400 } from './test-fixtures.ts';
 import { BASE, DIALECT, openTestDb, ROWS, seed, type Row, type TestDb } from './test-db.ts';
+import { matchingIds } from './test-db.ts';
 
 let t: TestDb;
 before(async () => {
@@ -19,11 +20,7 @@ before(async () => {
 });
 after(async () => t?.close());
 
-async function ids(raw: Record<string, string | string[]>): Promise<number[]> {
-  const parsed = parseQuery(Q, { sort_by: 'id', limit: '0', ...raw });
-  const qb = applyPaging(applySort(applyFilters(t.k.selectFrom('t').select('t.id'), Q, parsed), Q, parsed), parsed);
-  return (await qb.execute()).map((r) => Number(r.id));
-}
+const ids = (raw: Record<string, string | string[]>) => matchingIds(t, raw);
 
 type TextColumn = 'name' | 'note';
 type TextPredicate = 'eq' | '~eq' | 'neq';

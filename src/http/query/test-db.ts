@@ -6,6 +6,8 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { createDb, type Db, type DialectName } from '../../db/create-db.ts';
+import { applyFilters, applyPaging, applySort, parseQuery } from './index.ts';
+import { Q } from './test-fixtures.ts';
 
 const PG_URL = 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -101,4 +103,11 @@ export async function seed(k: Kysely<any>): Promise<void> {
     .addColumn('status', 'integer', (c) => c.notNull())
     .execute();
   await k.insertInto('t').values([...ROWS]).execute();
+}
+
+/** Ids of the rows of `t` matching a query string against the fixture declaration, in id order. */
+export async function matchingIds(db: TestDb, raw: Record<string, string | string[]>): Promise<number[]> {
+  const parsed = parseQuery(Q, { sort_by: 'id', limit: '0', ...raw });
+  const qb = applyPaging(applySort(applyFilters(db.k.selectFrom('t').select('t.id'), Q, parsed), Q, parsed), parsed);
+  return (await qb.execute()).map((r) => Number(r.id));
 }
