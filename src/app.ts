@@ -10,6 +10,7 @@ import { clientErrorHandler } from './http/client-error.ts';
 import { registerGracefulClose, registerRequestContext } from './http/prefer.ts';
 import { registerJsonBody } from './http/json-body.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
+import { registerResponseCache } from './http/response-cache.ts';
 import { parseQuery, querystringSchema, type CompiledQuery } from './http/query/index.ts';
 import type { Access, Route } from './http/route.ts';
 import { validatorCompiler } from './http/validation.ts';
@@ -109,8 +110,13 @@ export async function buildApp({ config, db, extraRoutes = [] }: AppOptions): Pr
     if (query) {
       options.schema = { ...options.schema, querystring: querystringSchema(query) };
       options.preHandler = [
-        async (request) => {
-          request.parsedQuery = parseQuery(query, request.query as Record<string, unknown>);
+        (request, _reply, done) => {
+          try {
+            request.parsedQuery = parseQuery(query, request.query as Record<string, unknown>);
+          } catch (err) {
+            return done(err as Error);
+          }
+          done();
         },
         ...toArray(options.preHandler),
       ];
@@ -130,6 +136,7 @@ export async function buildApp({ config, db, extraRoutes = [] }: AppOptions): Pr
   registerErrorHandling(app, allowedMethods);
   registerRateLimit(app, config.rateLimit);
   registerSignedRequests(app);
+  registerResponseCache(app, db.versions, config.responseCacheMb);
   if (config.edition === 'enterprise') registerScheduler(app, db, config.schedulerInterval);
   registerIngestWorker(app, db, config.ingestInterval);
   await app.register(swagger, {

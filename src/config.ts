@@ -28,6 +28,8 @@ export interface Config {
   readonly ingestInterval: number;
   /** Largest uploaded file (POST /api/v2/file-upload/{id}), bytes. */
   readonly uploadLimit: number;
+  /** Memory for cached GET answers (src/http/response-cache.ts), MB; 0 = off. */
+  readonly responseCacheMb: number;
 }
 
 interface Field {
@@ -107,6 +109,8 @@ export const FIELDS: Field[] = [
     }, help: 'seconds between ingest-worker passes over ended upload jobs; 0 = this instance ingests nothing' },
   { key: 'uploadLimit', flag: '--upload-limit', env: 'SCENT_UPLOAD_LIMIT', default: String(4 * 1024 ** 3),
     parse: int('upload-limit', 1024, 2 ** 45), help: 'largest uploaded file (file-upload), bytes' },
+  { key: 'responseCacheMb', flag: '--response-cache-mb', env: 'SCENT_RESPONSE_CACHE_MB', default: '64',
+    parse: int('response-cache-mb', 0, 65_536), help: 'memory for cached GET answers (invalidated by every write), MB; 0 = off' },
 ];
 
 export class ConfigError extends Error {}

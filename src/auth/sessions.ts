@@ -82,7 +82,7 @@ export async function issueSession(
 /**
  * Tokens whose signature and claims verified already (per database, whose key is fixed), so that
  * polling clients do not pay an HMAC through WebCrypto on every request. `exp` is re-checked on each
- * use, and the session row below is still read every time, so revocation stays immediate.
+ * use; revocation is the session row's business (verifyBearer).
  */
 const verified = new WeakMap<Db, Map<string, JWTPayload>>();
 const VERIFIED_MAX = 10_000;
@@ -108,19 +108,51 @@ async function verifiedClaims(db: Db, config: Config, token: string): Promise<JW
   return claims;
 }
 
+/**
+ * Principals by token, valid while none of the tables they were read from has changed (see
+ * src/db/data-versions.ts: a logout, disable, role change or session deletion anywhere retires every
+ * entry) and while the session has not expired. Saves the session read on each request.
+ */
+const PRINCIPAL_TABLES = ['sessions', 'users', 'users_roles'] as const;
+const principals = new WeakMap<Db, Map<string, { principal: Principal; expiresAt: number; snapshot: string }>>();
+
+/** The principal of a bearer token from the cache, when it is known and still current. */
+export function cachedBearer(db: Db, token: string): Principal | undefined {
+  if (!db.versions.usable()) return undefined;
+  const hit = principals.get(db)?.get(token);
+  if (hit && hit.snapshot === db.versions.snapshot(PRINCIPAL_TABLES) && hit.expiresAt > nowMicros()) return hit.principal;
+  return undefined;
+}
+
 /** Verifies a bearer JWT and its live session; returns the principal or throws 401/403. */
 export async function verifyBearer(db: Db, config: Config, token: string): Promise<Principal> {
+  const known = cachedBearer(db, token);
+  if (known) return known;
+  let cache = principals.get(db);
+  if (!cache) principals.set(db, (cache = new Map()));
+  const usable = db.versions.usable();
+  const snapshot = usable ? db.versions.snapshot(PRINCIPAL_TABLES) : '';
+  const { principal, expiresAt } = await readPrincipal(db, config, token);
+  if (usable) {
+    if (cache.size >= VERIFIED_MAX) cache.delete(cache.keys().next().value as string);
+    cache.set(token, { principal, expiresAt, snapshot });
+  }
+  return principal;
+}
+
+async function readPrincipal(db: Db, config: Config, token: string): Promise<{ principal: Principal; expiresAt: number }> {
   const claims = await verifiedClaims(db, config, token);
-  // One read for the session and (for users) its user; revocation is therefore checked every time.
+  // One read for the session and (for users) its user.
   const [row] = await sessionWithUser(db.kysely, [String(claims.jti)]);
   if (!row || row.session_expires_at <= nowMicros()) throw unauthorized();
+  const expiresAt = row.session_expires_at;
   if (claims.pt === 'client') {
     if (!row.session_client_id || row.session_client_id !== claims.sub) throw unauthorized();
-    return { kind: 'client', sessionId: row.session_id, clientId: row.session_client_id };
+    return { principal: { kind: 'client', sessionId: row.session_id, clientId: row.session_client_id }, expiresAt };
   }
   if (!row.session_user_id || row.session_user_id !== claims.sub || row.id === null) throw unauthorized();
   const { session_id, session_user_id: _u, session_client_id: _c, session_expires_at: _e, ...user } = row;
-  return userPrincipal(db.kysely, session_id, user as UserRow);
+  return { principal: await userPrincipal(db.kysely, session_id, user as UserRow), expiresAt };
 }
 
 const sessionWithUser = prepared((db) =>

@@ -86,9 +86,9 @@ export function registerSignedRequests(app: FastifyInstance): void {
   registerAuthScheme('bhesignature', bheSignature);
   app.decorateRequest('signedRequest', null);
 
-  app.addHook('preParsing', async (request, _reply, payload) => {
+  app.addHook('preParsing', (request, _reply, payload, done) => {
     const signed = request.signedRequest;
-    if (!signed || BODYLESS.has(request.raw.method ?? '')) return payload;
+    if (!signed || BODYLESS.has(request.raw.method ?? '')) return done(null, payload);
     const tee = new Transform({
       transform(chunk: Buffer, _encoding, callback) {
         signed.digester.update(chunk);
@@ -104,16 +104,16 @@ export function registerSignedRequests(app: FastifyInstance): void {
     });
     tee.on('error', () => {}); // whoever reads the body sees the error; nobody reading must not crash
     payload.on('error', (err) => tee.destroy(err));
-    return payload.pipe(tee);
+    done(null, payload.pipe(tee));
   });
 
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', (request, _reply, done) => {
     const signed = request.signedRequest;
-    if (!signed || signed.ok === true) return;
-    if (signed.ok === false) throw unauthorized();
-    if (signed.bytes > 0 || request.body !== undefined) return; // a handler streams the body; flush decides
-    if (!finish(signed)) throw unauthorized();
-    await touchToken(request.server.db.kysely, signed.tokenId);
+    if (!signed || signed.ok === true) return done();
+    if (signed.ok === false) return done(unauthorized());
+    if (signed.bytes > 0 || request.body !== undefined) return done(); // a handler streams the body; flush decides
+    if (!finish(signed)) return done(unauthorized());
+    touchToken(request.server.db.kysely, signed.tokenId).then(() => done(), done);
   });
 }
 

@@ -6,6 +6,7 @@ import { dirname, resolve } from 'node:path';
 import type { Database } from './database.ts';
 import { deadlineGuardedPool, sqliteDeadlineCheck } from './deadline.ts';
 import { ScopedPostgresDialect } from './pg-introspector.ts';
+import { DataVersions, trackPgClient, trackSqliteWrites } from './data-versions.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -14,6 +15,8 @@ export interface Db {
   dialect: DialectName;
   /** The URL it was opened with, secrets redacted. */
   description: string;
+  /** Per-table change counters for caches (src/db/data-versions.ts). */
+  versions: DataVersions;
   /** Cheap reachability probe (for /health and 503 decisions). */
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -59,18 +62,23 @@ function openSqlite(path: string, options: DbOptions): Db {
   raw.function('lower', { deterministic: true }, (v: unknown) =>
     typeof v === 'string' ? v.toLowerCase() : v,
   );
+  const versions = new DataVersions();
+  versions.watchSqlite(raw);
+  const tracked = trackSqliteWrites(raw, versions, (source) => raw.prepare(source));
   const kysely = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: sqliteDeadlineCheck(raw) }),
+    dialect: new SqliteDialect({ database: trackSqliteWrites(raw, versions, sqliteDeadlineCheck(raw).prepare) }),
     log: options.log,
   });
+  const ping = raw.prepare('select 1');
   return {
     kysely,
     dialect: 'sqlite',
     description: memory ? 'sqlite::memory:' : `sqlite:${path}`,
-    bulk: { dialect: 'sqlite', database: raw, path: memory ? null : resolve(path) },
+    versions,
+    bulk: { dialect: 'sqlite', database: tracked, path: memory ? null : resolve(path) },
     async ping() {
       try {
-        raw.prepare('select 1').get();
+        ping.get();
         return true;
       } catch {
         return false;
@@ -91,15 +99,18 @@ function openPostgres(url: string, options: DbOptions): Db {
   });
   // An idle client that loses its server must not crash the process.
   pool.on('error', () => {});
+  const versions = new DataVersions();
+  versions.listenPostgres(url);
   const kysely = new Kysely<Database>({
-    dialect: new ScopedPostgresDialect({ pool: deadlineGuardedPool(pool, url) }),
+    dialect: new ScopedPostgresDialect({ pool: deadlineGuardedPool(pool, url, versions) }),
     log: options.log,
   });
   return {
     kysely,
     dialect: 'postgres',
     description: redact(url),
-    bulk: { dialect: 'postgres', pool },
+    versions,
+    bulk: { dialect: 'postgres', pool: trackPool(pool, versions) },
     async ping() {
       try {
         await pool.query('select 1');
@@ -109,6 +120,7 @@ function openPostgres(url: string, options: DbOptions): Db {
       }
     },
     async close() {
+      await versions.close();
       await kysely.destroy();
     },
   };
@@ -122,4 +134,29 @@ function redact(url: string): string {
   } catch {
     return 'postgres://***';
   }
+}
+
+/** The bulk path's pool, with the writes of its clients (and of pool.query) recorded. */
+function trackPool(pool: pg.Pool, versions: DataVersions): pg.Pool {
+  const wrap = <T extends object>(target: T, query: (...args: unknown[]) => Promise<unknown>): T => {
+    const tracked = trackPgClient(query, versions);
+    return new Proxy(target, {
+      get(t, prop, receiver) {
+        if (prop === 'query') return tracked;
+        const value = Reflect.get(t, prop, receiver);
+        return typeof value === 'function' ? value.bind(t) : value;
+      },
+    });
+  };
+  const connect = async () => {
+    const client = await pool.connect();
+    return wrap(client, client.query.bind(client) as (...args: unknown[]) => Promise<unknown>);
+  };
+  const proxy = wrap(pool, pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>);
+  return new Proxy(proxy, {
+    get(t, prop, receiver) {
+      if (prop === 'connect') return connect;
+      return Reflect.get(t, prop, receiver);
+    },
+  });
 }

@@ -2,33 +2,52 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { DeadlineError } from '../http/errors.ts';
+import { trackPgClient, type DataVersions } from './data-versions.ts';
 
 /**
  * The request deadline (CONTRACT §4) reaches the database through an AsyncLocalStorage scope, so
- * repositories stay plain functions: every statement run inside a request sees that request's signal.
+ * repositories stay plain functions: every statement run inside a request sees that request's deadline.
  * - SQLite runs statements synchronously; a statement starts only while the deadline has not passed.
  * - PostgreSQL statements that are running when the deadline passes are cancelled server-side
  *   (pg_cancel_backend on the connection's backend pid).
  */
-export interface RequestScope {
-  signal: AbortSignal;
+/**
+ * A request's deadline: an instant after which no statement may start, and an abort that cancels
+ * running PostgreSQL statements. (A plain object rather than an AbortController: one is made per
+ * request, and most requests never look at it.)
+ */
+export class Deadline {
+  aborted = false;
+  private listeners: Array<() => void> | null = null;
   /** Epoch milliseconds after which no new statement may start (Infinity = no deadline). */
-  deadlineAt: number;
+  constructor(readonly at: number) {}
+
+  /** Runs `fn` on abort; returns the function that unregisters it. */
+  onAbort(fn: () => void): () => void {
+    (this.listeners ??= []).push(fn);
+    return () => {
+      const i = this.listeners?.indexOf(fn) ?? -1;
+      if (i >= 0) this.listeners!.splice(i, 1);
+    };
+  }
+
+  abort(): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    for (const fn of this.listeners ?? []) fn();
+    this.listeners = null;
+  }
 }
 
-export const requestScope = new AsyncLocalStorage<RequestScope>();
-
-export function currentSignal(): AbortSignal | undefined {
-  return requestScope.getStore()?.signal;
-}
+export const requestScope = new AsyncLocalStorage<Deadline>();
 
 /**
- * Checked before every statement. The clock is read as well as the signal: synchronous SQLite work
+ * Checked before every statement. The clock is read as well as the flag: synchronous SQLite work
  * resolves through microtasks only, so the deadline timer may not have had a chance to fire yet.
  */
 export function throwIfPastDeadline(): void {
-  const scope = requestScope.getStore();
-  if (scope && (scope.signal.aborted || Date.now() >= scope.deadlineAt)) throw new DeadlineError();
+  const deadline = requestScope.getStore();
+  if (deadline && (deadline.aborted || Date.now() >= deadline.at)) throw new DeadlineError();
 }
 
 const STATEMENT_CACHE_SIZE = 500;
@@ -61,8 +80,11 @@ export function sqliteDeadlineCheck(raw: SQLite.Database): SQLite.Database {
 
 type PoolClient = pg.PoolClient & { processID?: number };
 
-/** A pg.Pool whose clients cancel their running statement when the request deadline passes. */
-export function deadlineGuardedPool(pool: pg.Pool, url: string) {
+/**
+ * A pg.Pool whose clients cancel their running statement when the request deadline passes (and
+ * record their writes in `versions`, when given).
+ */
+export function deadlineGuardedPool(pool: pg.Pool, url: string, versions?: DataVersions) {
   let cancelPool: pg.Pool | undefined;
   const cancel = (pid: number) => {
     cancelPool ??= new pg.Pool({ connectionString: url, max: 2, connectionTimeoutMillis: 3000 });
@@ -72,23 +94,23 @@ export function deadlineGuardedPool(pool: pg.Pool, url: string) {
   const wrapClient = (client: PoolClient) => {
     const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
     const guarded = async (...args: unknown[]) => {
-      const signal = currentSignal();
-      if (!signal) return query(...args);
-      if (signal.aborted) throw new DeadlineError();
-      const onAbort = () => client.processID && cancel(client.processID);
-      signal.addEventListener('abort', onAbort, { once: true });
+      const deadline = requestScope.getStore();
+      if (!deadline) return query(...args);
+      if (deadline.aborted) throw new DeadlineError();
+      const remove = deadline.onAbort(() => client.processID && cancel(client.processID));
       try {
         return await query(...args);
       } catch (err) {
-        if ((err as { code?: string }).code === '57014' && signal.aborted) throw new DeadlineError();
+        if ((err as { code?: string }).code === '57014' && deadline.aborted) throw new DeadlineError();
         throw err;
       } finally {
-        signal.removeEventListener('abort', onAbort);
+        remove();
       }
     };
+    const tracked = versions ? trackPgClient(guarded, versions) : guarded;
     return new Proxy(client, {
       get(target, prop, receiver) {
-        if (prop === 'query') return guarded;
+        if (prop === 'query') return tracked;
         const value = Reflect.get(target, prop, receiver);
         return typeof value === 'function' ? value.bind(target) : value;
       },

@@ -26,7 +26,29 @@ function check(result: MigrationResultSet): string[] {
 }
 
 export async function migrateToLatest(db: Db): Promise<string[]> {
-  return check(await (await migrator(db)).migrateToLatest());
+  const lines = check(await (await migrator(db)).migrateToLatest());
+  await ensureChangeTriggers(db);
+  return lines;
+}
+
+/**
+ * PostgreSQL: every table of the current schema notifies its writes (see src/db/data-versions.ts).
+ * Creates only the missing triggers, so a start-up on a migrated database costs one catalogue read.
+ */
+async function ensureChangeTriggers(db: Db): Promise<void> {
+  if (db.dialect !== 'postgres') return;
+  const { rows } = await sql<{ name: string }>`
+    select c.relname as name from pg_class c
+    where c.relnamespace = current_schema()::regnamespace and c.relkind in ('r', 'p')
+      and not exists (select 1 from pg_trigger t where t.tgrelid = c.oid and t.tgname = 'scent_notify_change')`.execute(db.kysely);
+  for (const { name } of rows) {
+    // `or replace`: two instances starting together may both see it missing.
+    await sql`create or replace trigger scent_notify_change after insert or update or delete or truncate on ${sql.id(name)}
+      for each statement execute function scent_notify_change()`.execute(db.kysely)
+      .catch((err: { code?: string }) => {
+        if (err.code !== '23505' && err.code !== '42710') throw err;
+      });
+  }
 }
 
 /** Undo every migration (tests and `scent migrate --down`). */

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { requestScope } from '../db/deadline.ts';
+import { Deadline, requestScope } from '../db/deadline.ts';
 import { errorBody } from './envelope.ts';
 import { Messages, badRequest } from './errors.ts';
 
@@ -27,34 +27,45 @@ export function parsePrefer(header: string | undefined, allowUnlimited: boolean)
 
 declare module 'fastify' {
   interface FastifyRequest {
-    deadline: AbortSignal;
+    deadline: Deadline;
     deadlineTimer: NodeJS.Timeout | null;
   }
 }
 
-/** Registers the request-id header and the deadline on every request, before routing-specific hooks. */
+/**
+ * Registers, before routing-specific hooks: the request-id header, the deadline, and the data-version
+ * probe (so that every cache consulted by this request sees the commits that finished before it began).
+ */
 export function registerRequestContext(app: FastifyInstance): void {
-  app.decorateRequest('deadline', null as unknown as AbortSignal);
+  app.decorateRequest('deadline', null as unknown as Deadline);
   app.decorateRequest('deadlineTimer', null);
-  const clear = async (request: FastifyRequest) => {
+  const clear = (request: FastifyRequest) => {
     if (request.deadlineTimer) clearTimeout(request.deadlineTimer);
   };
-  app.addHook('onResponse', clear);
-  app.addHook('onRequestAbort', clear);
+  app.addHook('onResponse', (request, _reply, done) => {
+    clear(request);
+    done();
+  });
+  app.addHook('onRequestAbort', (request, done) => {
+    clear(request);
+    done();
+  });
+  const { versions } = app.db;
   app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => {
     reply.header('X-Request-Id', request.id);
-    const controller = new AbortController();
-    request.deadline = controller.signal;
+    const header = request.headers.prefer;
     let wait: number;
     try {
-      wait = parsePrefer(request.headers.prefer as string | undefined, app.config.allowUnlimitedWait);
+      wait = header === undefined ? DEFAULT_WAIT_SECONDS : parsePrefer(header as string, app.config.allowUnlimitedWait);
     } catch (err) {
       return done(err as Error);
     }
-    reply.header('Preference-Applied', `wait=${wait}`);
+    reply.header('Preference-Applied', wait === DEFAULT_WAIT_SECONDS ? DEFAULT_APPLIED : `wait=${wait}`);
+    const deadline = new Deadline(wait > 0 ? Date.now() + wait * 1000 : Infinity);
+    request.deadline = deadline;
     if (wait > 0) {
       const timer = setTimeout(() => {
-        controller.abort();
+        deadline.abort();
         if (!reply.sent) {
           reply.code(504).header('Content-Type', 'application/json; charset=utf-8')
             .send(JSON.stringify(errorBody(504, request.id, [Messages.timedOut])));
@@ -63,10 +74,12 @@ export function registerRequestContext(app: FastifyInstance): void {
       timer.unref();
       request.deadlineTimer = timer;
     }
-    const deadlineAt = wait > 0 ? Date.now() + wait * 1000 : Infinity;
-    requestScope.run({ signal: controller.signal, deadlineAt }, () => done());
+    versions.refresh();
+    requestScope.run(deadline, done);
   });
 }
+
+const DEFAULT_APPLIED = `wait=${DEFAULT_WAIT_SECONDS}`;
 
 /**
  * Graceful shutdown: once close() has begun, responses still in flight tell the client to close its
@@ -77,8 +90,8 @@ export function registerGracefulClose(app: FastifyInstance): void {
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onSend', async (_request, reply, payload) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) reply.header('Connection', 'close');
-    return payload;
+    done(null, payload);
   });
 }

@@ -4,6 +4,7 @@ import type { Principal } from '../auth/principal.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/create-db.ts';
 import type { CompiledQuery, ParsedQuery } from './query/index.ts';
+import type { CacheSpec } from './response-cache.ts';
 
 /**
  * Who may call a route. Every route must declare one (start-up fails otherwise):
@@ -33,7 +34,7 @@ declare module 'fastify' {
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export interface Route<G extends RouteGenericInterface = any> extends Omit<RouteOptions, 'handler' | 'config'> {
-  config: { access: Access; enterprise?: boolean; query?: CompiledQuery };
+  config: { access: Access; enterprise?: boolean; query?: CompiledQuery; cache?: CacheSpec };
   handler: (request: FastifyRequest<G>, reply: FastifyReply) => unknown;
 }
 

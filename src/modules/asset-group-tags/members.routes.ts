@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import { Type } from '@sinclair/typebox';
 import { DataEnvelope, PageEnvelope, errorResponses } from '../../http/envelope.ts';
 import { defineQuery } from '../../http/query/index.ts';
+import { TAG_TABLES } from './tags.tables.ts';
 import { route } from '../../http/route.ts';
 import { environmentsOf, memberCounts, membersQuery, MembersQuery, type MemberRow } from './members.repository.ts';
 import { MemberSchema } from './tags.schema.ts';
@@ -37,7 +38,7 @@ export const memberRoutes = [
   route<TagParams>({
     method: 'GET',
     url: '/api/v2/asset-group-tags/:asset_group_tag_id/members',
-    config: { access: { permissions: ['graphdb/Read'] }, query: membersQuery },
+    config: { access: { permissions: ['graphdb/Read'] }, query: membersQuery, cache: { reads: [...TAG_TABLES, 'nodes'] } },
     schema: {
       tags: ['asset-group-tags'],
       summary: 'List the members of an asset group tag (limit=0: all, streamed)',
@@ -64,7 +65,7 @@ export const memberRoutes = [
   route<TagParams>({
     method: 'GET',
     url: '/api/v2/asset-group-tags/:asset_group_tag_id/members/counts',
-    config: { access: { permissions: ['graphdb/Read'] }, query: countsQuery },
+    config: { access: { permissions: ['graphdb/Read'] }, query: countsQuery, cache: { reads: [...TAG_TABLES, 'nodes'] } },
     schema: {
       tags: ['asset-group-tags'],
       summary: 'Members of an asset group tag per primary kind',

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { DataEnvelope, errorResponses } from '../../http/envelope.ts';
+import { TAG_TABLES } from './tags.tables.ts';
 import { route } from '../../http/route.ts';
 import { memberRoutes } from './members.routes.ts';
 import { listSelectors, listTags } from './tags.repository.ts';
@@ -12,7 +13,7 @@ const Id = Type.Integer({ format: 'int32' });
 const tagParams = Type.Object({ asset_group_tag_id: Id });
 const selectorParams = Type.Object({ asset_group_tag_id: Id, selector_id: Id });
 type TagParams = { asset_group_tag_id: number };
-const read = { access: { permissions: ['graphdb/Read' as const] } };
+const read = { access: { permissions: ['graphdb/Read' as const] }, cache: { reads: TAG_TABLES } };
 const write = { access: { permissions: ['graphdb/Write' as const] } };
 const tags = ['asset-group-tags'];
 

@@ -75,3 +75,6 @@ export interface AssetGroupTagTables {
 
 export type TagRow = Selectable<AssetGroupTagTable>;
 export type SelectorRow = Selectable<AssetGroupTagSelectorTable>;
+
+/** Every table a tag, selector or member answer is read from (for cached answers). */
+export const TAG_TABLES = ['asset_group_tags', 'asset_group_tag_selectors', 'asset_group_tag_selector_seeds', 'asset_group_tag_members', 'asset_group_tag_member_counts'] as const;

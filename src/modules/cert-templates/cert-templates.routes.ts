@@ -49,7 +49,7 @@ export const certTemplateRoutes = [
   route<ObjectIdParams>({
     method: 'GET',
     url: '/api/v2/certtemplates/:object_id',
-    config: { access: { permissions: ['graphdb/Read'] } },
+    config: { access: { permissions: ['graphdb/Read'] }, cache: { reads: ['nodes', 'edges'] } },
     schema: {
       tags: ['certtemplates'], summary: 'A certificate template: its properties and how many principals control it', params,
       response: {
@@ -71,7 +71,7 @@ export const certTemplateRoutes = [
   route<ObjectIdParams>({
     method: 'GET',
     url: '/api/v2/certtemplates/:object_id/controllers',
-    config: { access: { permissions: ['graphdb/Read'] }, query: controllersQuery },
+    config: { access: { permissions: ['graphdb/Read'] }, query: controllersQuery, cache: { reads: ['nodes', 'edges'] } },
     schema: {
       tags: ['certtemplates'],
       summary: 'Principals controlling a certificate template (direct control edges + transitive group members)',

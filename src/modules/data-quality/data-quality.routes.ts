@@ -3,8 +3,9 @@ import { errorResponses } from '../../http/envelope.ts';
 import { badRequest } from '../../http/errors.ts';
 import { defineQuery, type ParsedQuery } from '../../http/query/index.ts';
 import { route } from '../../http/route.ts';
+import type { Db } from '../../db/create-db.ts';
 import { nowMicros, parseRfc3339, toRfc3339 } from '../../db/time.ts';
-import { listRecords, type RecordTable } from './data-quality.repository.ts';
+import { listRecords, rangeStableUntil, type RecordTable } from './data-quality.repository.ts';
 import { AdAggregationSchema, AdStatSchema, AzureAggregationSchema, AzureStatSchema, rangeEnvelope, toWireRecord } from './data-quality.schema.ts';
 
 const THIRTY_DAYS = 30 * 24 * 3600 * 1_000_000;
@@ -41,6 +42,38 @@ async function page(db: Parameters<typeof listRecords>[0], table: RecordTable, p
   return { start: toRfc3339(range.start), end: toRfc3339(range.end), count, skip: parsed.skip, limit: parsed.limit, data: rows.map(toWireRecord) };
 }
 
+/**
+ * A platform page as JSON text. The part after `start`/`end` is kept per (table, query string) while
+ * the table is unchanged (src/db/data-versions.ts) and, when the range follows the clock (no `end`),
+ * until the record set of the sliding range could change (rangeStableUntil); `start`/`end` are
+ * rendered for each request. Bounded; the oldest entry goes first.
+ */
+const pageCaches = new WeakMap<Db, Map<string, { snapshot: string; stableUntil: number; rest: string }>>();
+const PAGE_CACHE_MAX = 256;
+const PAGE_CACHE_MAX_CHARS = 4 * 1024 * 1024;
+
+async function platformPage(db: Db, table: RecordTable, parsed: ParsedQuery, rawQuery: string): Promise<string> {
+  const range = timeRange(parsed);
+  const head = `{"start":${JSON.stringify(toRfc3339(range.start))},"end":${JSON.stringify(toRfc3339(range.end))},`;
+  const usable = db.versions.usable();
+  const snapshot = db.versions.snapshot([table]);
+  const key = `${table} ${rawQuery}`;
+  let pageCache = pageCaches.get(db);
+  if (!pageCache) pageCaches.set(db, (pageCache = new Map()));
+  const hit = usable ? pageCache.get(key) : undefined;
+  if (hit && hit.snapshot === snapshot && nowMicros() < hit.stableUntil) return head + hit.rest;
+  const clocked = parsed.params.end === undefined;
+  const stableUntil = clocked ? await rangeStableUntil(db.kysely, table, range, parsed.params.start === undefined ? THIRTY_DAYS : null) : Infinity;
+  const { rows, count } = await listRecords(db.kysely, table, statsQuery, parsed, range);
+  const rest = JSON.stringify({ count, skip: parsed.skip, limit: parsed.limit, data: rows.map(toWireRecord) }).slice(1);
+  if (usable && rest.length <= PAGE_CACHE_MAX_CHARS) {
+    pageCache.delete(key);
+    if (pageCache.size >= PAGE_CACHE_MAX) pageCache.delete(pageCache.keys().next().value as string);
+    pageCache.set(key, { snapshot, stableUntil, rest });
+  }
+  return head + rest;
+}
+
 const PLATFORMS: Record<string, RecordTable> = { ad: 'ad_data_quality_aggregations', azure: 'azure_data_quality_aggregations' };
 
 export const dataQualityRoutes = [
@@ -62,9 +95,9 @@ export const dataQualityRoutes = [
       if (!table) throw badRequest(`invalid platform id specified in url: ${request.params.platform_id}`);
       // The response schema is a union (ad | azure) for the documentation; serialising through it
       // validates the whole body on every answer. The mapper already emits the exact shape.
-      const body = await page(request.server.db.kysely, table, request.parsedQuery);
-      reply.serializer(JSON.stringify);
-      return body;
+      const q = request.url.indexOf('?');
+      const body = await platformPage(request.server.db, table, request.parsedQuery, q < 0 ? '' : request.url.slice(q + 1));
+      return reply.type('application/json; charset=utf-8').send(body);
     },
   }),
   route<{ Params: { domain_id: string } }>({

@@ -28,11 +28,14 @@ type P = { Params: { event_id: number } };
 const tags = ['events'];
 const Event = Type.Ref(EventSchema);
 
+/** An event answer: the event rows and the graph nodes its OU / domain references are resolved against. */
+const EVENT_READS = ['client_events', 'clients', 'nodes'] as const;
+
 export const eventRoutes = [
   route({
     method: 'GET',
     url: '/api/v2/events',
-    config: { access: { permissions: ['clients/Read'] }, enterprise: true, query: listQuery },
+    config: { access: { permissions: ['clients/Read'] }, enterprise: true, query: listQuery, cache: { reads: EVENT_READS } },
     schema: { tags, summary: 'List scheduled collection events', response: { 200: DataEnvelope(Type.Array(Event)), ...errorResponses(400, 401, 403) } },
     handler: async (request) => {
       const db = request.server.db.kysely;
@@ -50,7 +53,7 @@ export const eventRoutes = [
   route<P>({
     method: 'GET',
     url: '/api/v2/events/:event_id',
-    config: { access: { permissions: ['clients/Read'] }, enterprise: true, query: oneQuery },
+    config: { access: { permissions: ['clients/Read'] }, enterprise: true, query: oneQuery, cache: { reads: EVENT_READS } },
     schema: { tags, summary: 'Get a scheduled collection event (spec 4.8)', params: Params, response: { 200: DataEnvelope(Event), ...errorResponses(400, 401, 403, 404) } },
     handler: async (request) => ({ data: await getEvent(request.server.db, request.params.event_id, flags(request.parsedQuery)) }),
   }),

@@ -15,6 +15,7 @@
 import { createHash } from 'node:crypto';
 import { sql, type CompiledQuery, type Kysely } from 'kysely';
 import type { Database } from '../../db/database.ts';
+import type { Db } from '../../db/create-db.ts';
 import { nowMicros } from '../../db/time.ts';
 import { applyFilters, applySort, type ParsedQuery } from '../../http/query/index.ts';
 import { JobStatus } from './job-status.ts';
@@ -151,6 +152,41 @@ export async function availableBody(db: Q, clientId: string, parsed: ParsedQuery
     cache.set(key, body);
   }
   return body;
+}
+
+/**
+ * The whole answer (ETag and, on demand, body) per (client, query string), kept while the tables it
+ * is computed from are unchanged (src/db/data-versions.ts) and until the client's next ready job
+ * falls due: with both fixed, the stamp above cannot change. A poll that hits it reads nothing.
+ */
+const ANSWER_READS = ['client_jobs', 'clients', 'nodes'] as const;
+const answers = new WeakMap<Db, Map<string, { snapshot: string; dueAt: number; plan: AvailablePlan; body: string | null }>>();
+const ANSWERS_MAX = 20_000;
+
+export async function availableAnswer(db: Db, clientId: string, parsed: ParsedQuery, rawQuery: string) {
+  let cache = answers.get(db);
+  if (!cache) answers.set(db, (cache = new Map()));
+  const key = `${clientId} ${rawQuery}`;
+  const usable = db.versions.usable();
+  const snapshot = db.versions.snapshot(ANSWER_READS);
+  let entry = usable ? cache.get(key) : undefined;
+  if (!entry || entry.snapshot !== snapshot || nowMicros() >= entry.dueAt) {
+    const plan = await availableEtag(db.kysely, clientId, parsed, rawQuery);
+    const next = await db.kysely.selectFrom('client_jobs').select((eb) => eb.fn.min<number>('execution_time').as('t'))
+      .where('client_id', '=', clientId).where('status', '=', JobStatus.ready).where('execution_time', '>', plan.now)
+      .executeTakeFirst();
+    entry = { snapshot, dueAt: next?.t == null ? Infinity : Number(next.t), plan, body: null };
+    if (usable) {
+      cache.delete(key);
+      if (cache.size >= ANSWERS_MAX) cache.delete(cache.keys().next().value as string);
+      cache.set(key, entry);
+    }
+  }
+  const found = entry;
+  return {
+    etag: found.plan.etag,
+    body: async () => (found.body ??= await availableBody(db.kysely, clientId, parsed, found.plan)),
+  };
 }
 
 /** If-None-Match (weak comparison, RFC 9110 §13.1.2). */

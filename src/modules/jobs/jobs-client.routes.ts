@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { DataEnvelope, errorResponses } from '../../http/envelope.ts';
 import { route } from '../../http/route.ts';
 import { recordCheckin } from '../clients/clients.repository.ts';
-import { availableBody, availableEtag, matchesIfNoneMatch } from './available.ts';
+import { availableAnswer, matchesIfNoneMatch } from './available.ts';
 import { EndJobBody, StartJobBody } from './jobs.body.ts';
 import { availableQuery } from './jobs.query.ts';
 import { ClientJobSchema } from './jobs.schema.ts';
@@ -33,14 +33,12 @@ export const jobClientRoutes = [
     },
     handler: async (request, reply) => {
       const clientId = await checkIn(request);
-      const db = request.server.db.kysely;
       const q = request.url.indexOf('?');
-      const plan = await availableEtag(db, clientId, request.parsedQuery, q < 0 ? '' : request.url.slice(q + 1));
-      reply.header('etag', plan.etag).header('cache-control', 'private, no-cache');
-      if (matchesIfNoneMatch(request.headers['if-none-match'], plan.etag)) return reply.code(304).send();
-      // Serialised here (and cached by ETag): the schema's OU/domain unions are slow in fast-json-stringify.
-      const body = await availableBody(db, clientId, request.parsedQuery, plan);
-      return reply.type('application/json; charset=utf-8').send(body);
+      const answer = await availableAnswer(request.server.db, clientId, request.parsedQuery, q < 0 ? '' : request.url.slice(q + 1));
+      reply.header('etag', answer.etag).header('cache-control', 'private, no-cache');
+      if (matchesIfNoneMatch(request.headers['if-none-match'], answer.etag)) return reply.code(304).send();
+      // Serialised by availableBody (and kept): the schema's OU/domain unions are slow in fast-json-stringify.
+      return reply.type('application/json; charset=utf-8').send(await answer.body());
     },
   }),
   route<{ Body: StartJobBody }>({

@@ -1,0 +1,235 @@
+import type SQLite from 'better-sqlite3';
+import pg from 'pg';
+
+/**
+ * Data versions: a counter per table, bumped whenever a committed write may have changed it, so
+ * that caches (response cache, authenticated principals) can tell in O(tables) whether what they
+ * hold is still what the database would answer. Where a write comes from:
+ * - this process, through Kysely or the bulk paths: the driver wrappers below read each statement's
+ *   SQL and bump the tables it writes (after COMMIT on PostgreSQL; on SQLite, whose statements run
+ *   synchronously on one connection, when the statement is prepared and again at COMMIT/ROLLBACK);
+ * - another process on the same SQLite file (`scent users disable` while the server runs, the
+ *   ingest writer's own connection): `PRAGMA data_version` changes → everything is bumped;
+ * - another instance on the same PostgreSQL: statement-level triggers NOTIFY `scent_changes` with
+ *   the table (migration 0009 + ensureChangeTriggers); a LISTEN connection bumps it here. While that
+ *   connection is down, nothing may be cached (`usable()` is false); when it is back, all is bumped.
+ * A snapshot is taken BEFORE the reads whose result is cached; a write that lands in between makes
+ * the entry stale at once (one extra miss), never the other way round.
+ */
+export class DataVersions {
+  private readonly tables = new Map<string, number>();
+  /** Bumped when the scope of a change is unknown (DDL, another process, reconnect). */
+  private epoch = 0;
+  private checkForeign: () => void = () => {};
+  private live = true;
+  private stop: (() => Promise<void>) | null = null;
+
+  /**
+   * Takes in commits made by other SQLite connections (one cheap probe). Called once at the start of
+   * each HTTP request (src/http/prefer.ts), so that request's cache lookups see every commit that
+   * finished before it began; code outside requests that relies on snapshots must call it too.
+   */
+  refresh(): void {
+    this.checkForeign();
+  }
+
+  /** Whether caching is possible now (false while PostgreSQL change notifications are not received). */
+  usable(): boolean {
+    return this.live;
+  }
+
+  /** The versions of `tables` now, as one comparable string (prefixed by the epoch). */
+  snapshot(tables: readonly string[]): string {
+    let s = String(this.epoch);
+    for (const t of tables) s += ':' + (this.tables.get(t) ?? 0);
+    return s;
+  }
+
+  bump(table: string): void {
+    this.tables.set(table, (this.tables.get(table) ?? 0) + 1);
+  }
+
+  bumpAll(): void {
+    this.epoch++;
+  }
+
+  /** SQLite: a cheap per-check probe for commits made by other connections. */
+  watchSqlite(raw: SQLite.Database): void {
+    const probe = raw.prepare('PRAGMA data_version').pluck();
+    let seen = probe.get() as number;
+    this.checkForeign = () => {
+      const now = probe.get() as number;
+      if (now !== seen) {
+        seen = now;
+        this.epoch++;
+      }
+    };
+  }
+
+  /**
+   * PostgreSQL: listen for the triggers' notifications of the current schema. Until the listener is
+   * connected (and whenever it drops) `usable()` is false; it reconnects every second.
+   */
+  listenPostgres(url: string): void {
+    this.live = false;
+    let client: pg.Client | null = null;
+    let closed = false;
+    let retry: NodeJS.Timeout | null = null;
+    const down = () => {
+      this.live = false;
+      client?.removeAllListeners('notification');
+      client?.end().catch(() => {});
+      client = null;
+      if (!closed && !retry) retry = setTimeout(connect, 1000).unref();
+    };
+    const connect = async () => {
+      retry = null;
+      const c = new pg.Client({ connectionString: url, keepAlive: true, connectionTimeoutMillis: 3000 });
+      c.on('error', down);
+      c.on('end', down);
+      try {
+        await c.connect();
+        const { rows } = await c.query<{ s: string }>('select current_schema() as s');
+        const prefix = `${rows[0].s}.`;
+        c.on('notification', (n) => {
+          if (n.payload?.startsWith(prefix)) this.bump(n.payload.slice(prefix.length));
+        });
+        await c.query('LISTEN scent_changes');
+        if (closed) return void c.end().catch(() => {});
+        client = c;
+        this.epoch++; // whatever happened while not listening
+        this.live = true;
+      } catch {
+        c.removeAllListeners('end');
+        c.end().catch(() => {});
+        if (!closed && !retry) retry = setTimeout(connect, 1000).unref();
+      }
+    };
+    void connect();
+    this.stop = async () => {
+      closed = true;
+      if (retry) clearTimeout(retry);
+      const c = client;
+      client = null;
+      this.live = false;
+      c?.removeAllListeners('end');
+      await c?.end().catch(() => {});
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.stop?.();
+  }
+}
+
+/** What a statement writes: nothing, a list of tables, or 'all' (unknown scope: DDL, COPY, ...). */
+export type Writes = null | string[] | 'all';
+export type TxControl = 'begin' | 'commit' | 'rollback' | null;
+
+const classified = new Map<string, { writes: Writes; tx: TxControl }>();
+const READ = /^\s*(select|pragma|explain|show|values|savepoint|release|set|listen|unlisten)\b/i;
+const WRITE_TARGET = /\b(?:insert\s+(?:or\s+\w+\s+)?into|replace\s+into|update(?:\s+or\s+\w+)?|delete\s+from|copy)\s+(?:only\s+)?(?:"?\w+"?\.)?"?(\w+)"?/gi;
+
+/** Classifies one SQL text (memoised: the same texts recur). */
+export function classify(sqlText: string): { writes: Writes; tx: TxControl } {
+  let c = classified.get(sqlText);
+  if (c) return c;
+  const head = /^\s*(\w+)/.exec(sqlText)?.[1]?.toLowerCase() ?? '';
+  let tx: TxControl = null;
+  let writes: Writes = null;
+  if (head === 'begin' || head === 'start') tx = 'begin';
+  else if (head === 'commit' || head === 'end') tx = 'commit';
+  else if (head === 'rollback' || head === 'abort') tx = /\bto\b/i.test(sqlText) ? null : 'rollback';
+  else if (READ.test(sqlText) && !/\b(insert|update|delete)\b/i.test(sqlText)) writes = null;
+  else if (head === 'select' || head === 'with' || head === 'insert' || head === 'update' || head === 'delete' || head === 'replace' || head === 'copy') {
+    const tables = new Set<string>();
+    for (const m of sqlText.matchAll(WRITE_TARGET)) tables.add(m[1].toLowerCase());
+    // `select ... for update` and `on conflict do update set` also match `update`; only real targets count.
+    tables.delete('set');
+    tables.delete('of');
+    tables.delete('nowait');
+    tables.delete('skip');
+    writes = tables.size ? [...tables] : head === 'select' || head === 'with' ? null : 'all';
+  } else writes = 'all';
+  c = { writes, tx };
+  if (classified.size < 5000) classified.set(sqlText, c);
+  return c;
+}
+
+function apply(versions: DataVersions, writes: Writes): void {
+  if (writes === 'all') versions.bumpAll();
+  else if (writes) for (const t of writes) versions.bump(t);
+}
+
+/**
+ * Wraps a better-sqlite3 handle: writes are recorded when prepared (statements run synchronously
+ * right after, on this one connection) and, for transactions, again at COMMIT/ROLLBACK; `exec`
+ * (scripts, bulk transactions) bumps everything.
+ */
+export function trackSqliteWrites(raw: SQLite.Database, versions: DataVersions, prepare: (source: string) => SQLite.Statement): SQLite.Database {
+  let pending: Writes[] = [];
+  const tracked = (source: string): SQLite.Statement => {
+    const { writes, tx } = classify(source);
+    if (writes) {
+      apply(versions, writes);
+      if (raw.inTransaction) pending.push(writes);
+    } else if (tx === 'commit' || tx === 'rollback') {
+      for (const w of pending) apply(versions, w);
+      pending = [];
+    }
+    return prepare(source);
+  };
+  const exec = (source: string) => {
+    const result = raw.exec(source);
+    versions.bumpAll();
+    return result;
+  };
+  return new Proxy(raw, {
+    get(target, prop, receiver) {
+      if (prop === 'prepare') return tracked;
+      if (prop === 'exec') return exec;
+      const value = Reflect.get(target, prop, receiver);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+type Query = (...args: unknown[]) => Promise<unknown>;
+
+/**
+ * Wraps a pg client's `query`: writes outside a transaction are recorded when they complete; inside
+ * one, when its COMMIT completes (a ROLLBACK forgets them). A failed COMMIT still records them.
+ */
+export function trackPgClient(query: Query, versions: DataVersions): Query {
+  let inTx = false;
+  let pending: Writes[] = [];
+  return async (...args: unknown[]) => {
+    const first = args[0];
+    const text = typeof first === 'string' ? first : (first as { text?: string } | null)?.text;
+    if (typeof text !== 'string') {
+      // A submittable (COPY stream, cursor): scope unknown.
+      try {
+        return await query(...args);
+      } finally {
+        if (inTx) pending.push('all');
+        else versions.bumpAll();
+      }
+    }
+    const { writes, tx } = classify(text);
+    try {
+      return await query(...args);
+    } finally {
+      if (tx === 'begin') {
+        inTx = true;
+        pending = [];
+      } else if (tx === 'commit' || tx === 'rollback') {
+        if (tx === 'commit') for (const w of pending) apply(versions, w);
+        inTx = false;
+        pending = [];
+      } else if (writes) {
+        if (inTx) pending.push(writes);
+        else apply(versions, writes);
+      }
+    }
+  };
+}

@@ -1,0 +1,174 @@
+/**
+ * Cached answers and cached sessions (src/http/response-cache.ts, src/auth/sessions.ts) are only as
+ * good as their invalidation (src/db/data-versions.ts). Two handles on one database stand for two
+ * processes (SQLite: another connection to the file, e.g. `scent users disable`) or two instances
+ * (PostgreSQL: another pool and its own change listener).
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../app.ts';
+import { issueSession } from '../auth/sessions.ts';
+import { testConfig } from '../config.ts';
+import { createDb, type Db } from '../db/create-db.ts';
+import { classify } from '../db/data-versions.ts';
+import { migrateToLatest } from '../db/migrate.ts';
+import { nowMicros, toRfc3339 } from '../db/time.ts';
+import { createUser } from '../modules/users/users.service.ts';
+import { DIALECT, createTestDb, errorOf, type TestDb } from '../test/harness.ts';
+
+let url: string;
+let holder: TestDb | null = null;
+let dir: string | null = null;
+let statements = 0;
+let mine: Db;
+let other: Db;
+let app: FastifyInstance;
+let token: string;
+
+before(async () => {
+  if (DIALECT === 'postgres') {
+    holder = await createTestDb(); // owns the schema (dropped on close)
+    url = holder.url;
+  } else {
+    dir = mkdtempSync(join(tmpdir(), 'scent-cache-'));
+    url = `sqlite:${join(dir, 'db.sqlite')}`;
+  }
+  mine = createDb(url, { log: () => void statements++ });
+  if (DIALECT === 'sqlite') await migrateToLatest(mine);
+  other = createDb(url);
+  const config = testConfig({ databaseUrl: url, jwtSecret: 'test-secret-that-is-long-enough-for-hs256!!' });
+  app = await buildApp({ config, db: mine });
+  await app.ready();
+  const user = await createUser(mine, { principalName: 'cache-admin', email: 'cache@example.test', roleName: 'Administrator' });
+  token = (await issueSession(mine, config, { userId: user.id }, 3600, 'test')).token;
+  await untilUsable(mine);
+});
+
+after(async () => {
+  await app.close();
+  await mine.close();
+  await other.close();
+  await holder?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+/** PostgreSQL caches only once the change listener is connected. */
+async function untilUsable(db: Db) {
+  for (let i = 0; i < 100 && !db.versions.usable(); i++) await new Promise((r) => setTimeout(r, 50));
+  assert.ok(db.versions.usable(), 'the change listener connected');
+}
+
+const get = (path: string, auth = token) => app.inject({ method: 'GET', url: path, headers: { authorization: `Bearer ${auth}` } });
+
+/**
+ * What another process / instance wrote must be visible: on SQLite at the very next request (the
+ * data_version probe), on PostgreSQL once its notification arrives (milliseconds; bounded here).
+ */
+async function eventually(check: () => Promise<boolean>) {
+  const deadline = Date.now() + (DIALECT === 'sqlite' ? 0 : 3000);
+  for (;;) {
+    if (await check()) return;
+    if (Date.now() >= deadline) assert.fail('the change did not become visible');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+test(`response cache on ${DIALECT}: a repeated GET is answered without SQL, with the same bytes`, async () => {
+  const first = await get('/api/v2/asset-group-tags');
+  assert.equal(first.statusCode, 200);
+  const before = statements;
+  const second = await get('/api/v2/asset-group-tags');
+  assert.equal(second.statusCode, 200);
+  assert.equal(second.body, first.body);
+  assert.equal(second.headers['content-type'], first.headers['content-type']);
+  assert.equal(statements, before, 'no statement ran for the cached answer (nor for the cached session)');
+  // Another query string is another answer.
+  const other = await get('/api/v2/asset-group-tags/1');
+  assert.equal(other.statusCode, 200);
+  assert.equal(other.json().data.tag.id, 1);
+});
+
+test(`response cache on ${DIALECT}: a write through the API retires the answer at once`, async () => {
+  const before = (await get('/api/v2/asset-group-tags')).json().data.tags.length;
+  const created = await app.inject({
+    method: 'POST', url: '/api/v2/asset-group-tags', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    payload: JSON.stringify({ name: 'Cached label', type: 2, description: '' }),
+  });
+  assert.equal(created.statusCode, 201, created.body);
+  const after = (await get('/api/v2/asset-group-tags')).json().data.tags;
+  assert.equal(after.length, before + 1);
+  assert.ok(after.some((t: { name: string }) => t.name === 'Cached label'));
+});
+
+test(`response cache on ${DIALECT}: a write by another process or instance retires the answer`, async () => {
+  assert.equal((await get('/api/v2/asset-group-tags/2')).json().data.tag.name, 'Owned');
+  await other.kysely.updateTable('asset_group_tags').set({ name: 'Owned elsewhere' }).where('id', '=', 2).execute();
+  await eventually(async () => (await get('/api/v2/asset-group-tags/2')).json().data.tag.name === 'Owned elsewhere');
+  await other.kysely.updateTable('asset_group_tags').set({ name: 'Owned' }).where('id', '=', 2).execute();
+  await eventually(async () => (await get('/api/v2/asset-group-tags/2')).json().data.tag.name === 'Owned');
+});
+
+test(`session cache on ${DIALECT}: revocation and disabling by another process or instance`, async () => {
+  const config = testConfig({ databaseUrl: url, jwtSecret: 'test-secret-that-is-long-enough-for-hs256!!' });
+  const user = await createUser(mine, { principalName: 'cache-user', email: 'cache-user@example.test', roleName: 'Read-Only' });
+  const { token: t1, sessionId } = await issueSession(mine, config, { userId: user.id }, 3600, 'test');
+  const { token: t2 } = await issueSession(mine, config, { userId: user.id }, 3600, 'test');
+  assert.equal((await get('/api/v2/asset-group-tags', t1)).statusCode, 200);
+  assert.equal((await get('/api/v2/asset-group-tags', t1)).statusCode, 200); // now from the session cache
+  await other.kysely.deleteFrom('sessions').where('id', '=', sessionId).execute();
+  await eventually(async () => (await get('/api/v2/asset-group-tags', t1)).statusCode === 401);
+  assert.deepEqual(errorOf(await get('/api/v2/asset-group-tags', t1)), { status: 401, messages: ['authentication is invalid'] });
+  assert.equal((await get('/api/v2/asset-group-tags', t2)).statusCode, 200);
+  await other.kysely.updateTable('users').set({ is_disabled: 1 }).where('id', '=', user.id).execute();
+  await eventually(async () => (await get('/api/v2/asset-group-tags', t2)).statusCode === 403);
+  assert.deepEqual(errorOf(await get('/api/v2/asset-group-tags', t2)), { status: 403, messages: ['user is disabled'] });
+});
+
+test(`data-quality page cache on ${DIALECT}: the default range follows the clock without a write`, async () => {
+  const now = nowMicros();
+  const THIRTY_DAYS = 30 * 24 * 3600 * 1_000_000;
+  const row = (createdAt: number, domains: number) => ({
+    created_at: createdAt, updated_at: createdAt, deleted_at: null, run_id: crypto.randomUUID(), domains,
+  });
+  // One record about to leave the 30-day window, one dated 1.5 s ahead (another instance's clock).
+  await mine.kysely.insertInto('ad_data_quality_aggregations')
+    .values([row(now - THIRTY_DAYS + 1_500_000, 1), row(now - 1_000_000, 2), row(now + 1_500_000, 3)] as never).execute();
+  const domains = async () => {
+    const body = (await get('/api/v2/platform/ad/data-quality-stats')).json();
+    assert.ok(Date.parse(body.end) * 1000 <= nowMicros() + 1000, 'end is now');
+    return body.data.map((r: { domains: number }) => r.domains).join(',');
+  };
+  assert.equal(await domains(), '2,1');
+  assert.equal(await domains(), '2,1'); // cached
+  await new Promise((r) => setTimeout(r, Math.max(0, (now + 1_600_000 - nowMicros()) / 1000)));
+  assert.equal(await domains(), '3,2', 'the early record left the window, the future one entered it');
+  // An explicit range does not move.
+  const fixed = { start: toRfc3339(now - 2_000_000), end: toRfc3339(now) };
+  const q = `start=${encodeURIComponent(fixed.start)}&end=${encodeURIComponent(fixed.end)}`;
+  const a = (await get(`/api/v2/platform/ad/data-quality-stats?${q}`)).json();
+  assert.deepEqual([a.start, a.end, a.count], [fixed.start, fixed.end, 1]);
+});
+
+test('write classification: the tables a statement writes, transaction control, unknown scope', () => {
+  const cases: Array<[string, unknown]> = [
+    ['select * from "nodes" where "id" = ?', { writes: null, tx: null }],
+    ['select "id" from "client_jobs" where "status" = $1 for update skip locked', { writes: null, tx: null }],
+    ['insert into "sessions" ("id") values ($1)', { writes: ['sessions'], tx: null }],
+    ['INSERT OR IGNORE INTO nodes (objectid) VALUES (?)', { writes: ['nodes'], tx: null }],
+    ['insert into "nodes" ("a") values (?) on conflict ("objectid") do update set "a" = excluded."a"', { writes: ['nodes'], tx: null }],
+    ['update "public"."clients" set "last_checkin" = $1', { writes: ['clients'], tx: null }],
+    ['delete from "sessions" where "user_id" in ($1)', { writes: ['sessions'], tx: null }],
+    ['with moved as (update "client_jobs" set "status" = 1 returning *) select * from moved', { writes: ['client_jobs'], tx: null }],
+    ['copy edges (start_id, end_id) from stdin', { writes: ['edges'], tx: null }],
+    ['create index foo on nodes (name)', { writes: 'all', tx: null }],
+    ['BEGIN IMMEDIATE', { writes: null, tx: 'begin' }],
+    ['commit', { writes: null, tx: 'commit' }],
+    ['rollback', { writes: null, tx: 'rollback' }],
+    ['rollback to savepoint a', { writes: null, tx: null }],
+  ];
+  for (const [text, expected] of cases) assert.deepEqual(classify(text), expected, text);
+});

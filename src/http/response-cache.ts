@@ -1,0 +1,116 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, RouteOptions } from 'fastify';
+import type { Database } from '../db/database.ts';
+import type { DataVersions } from '../db/data-versions.ts';
+
+/**
+ * Cached GET answers. A route opts in with `config.cache: { reads: [tables] }`, naming every table
+ * its answer is computed from; the answer's bytes are kept with the versions of those tables taken
+ * before the handler read them (src/db/data-versions.ts) and served again, byte for byte, while the
+ * versions are unchanged. So a write anywhere (this instance, another process on the SQLite file,
+ * another instance on the PostgreSQL database) to a table an answer depends on retires it. Only
+ * 200 answers with a string or Buffer body are kept; streamed ones (limit=0) never are.
+ *
+ * The key is method + URL (path and raw query string) + `scope(request)` when the answer depends on
+ * the caller (access is checked before, by the route's guard, on every request). Answers that
+ * depend on the clock must not opt in. Bounded by bytes; the oldest entry goes first.
+ */
+export interface CacheSpec {
+  reads: ReadonlyArray<keyof Database & string>;
+  scope?: (request: FastifyRequest) => string;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    cache?: CacheSpec;
+  }
+  interface FastifyRequest {
+    cacheFill: { key: string; snapshot: string } | null;
+  }
+}
+
+interface Entry {
+  snapshot: string;
+  body: Buffer;
+  contentType: string;
+}
+
+export class ResponseCache {
+  private readonly entries = new Map<string, Entry>();
+  private bytes = 0;
+  readonly maxEntryBytes: number;
+
+  constructor(private readonly maxBytes: number) {
+    this.maxEntryBytes = Math.max(0, Math.floor(maxBytes / 8));
+  }
+
+  get(key: string, snapshot: string): Entry | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    if (entry.snapshot === snapshot) return entry;
+    this.delete(key, entry);
+    return undefined;
+  }
+
+  set(key: string, entry: Entry): void {
+    if (entry.body.length > this.maxEntryBytes) return;
+    const old = this.entries.get(key);
+    if (old) this.delete(key, old);
+    while (this.bytes + entry.body.length > this.maxBytes && this.entries.size) {
+      const [oldestKey, oldest] = this.entries.entries().next().value as [string, Entry];
+      this.delete(oldestKey, oldest);
+    }
+    this.entries.set(key, entry);
+    this.bytes += entry.body.length + key.length;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  private delete(key: string, entry: Entry): void {
+    this.entries.delete(key);
+    this.bytes -= entry.body.length + key.length;
+  }
+}
+
+/** Adds the lookup (last preHandler) and the fill (onSend) to every route declaring `cache`. */
+export function registerResponseCache(app: FastifyInstance, versions: DataVersions, maxMb: number): void {
+  app.decorateRequest('cacheFill', null);
+  if (maxMb <= 0) return;
+  const cache = new ResponseCache(maxMb * 1024 * 1024);
+  app.addHook('onRoute', (options: RouteOptions) => {
+    const spec = options.config?.cache;
+    if (!spec) return;
+    const methods = Array.isArray(options.method) ? options.method : [options.method];
+    if (methods.some((m) => m !== 'GET' && m !== 'HEAD')) throw new Error(`route ${options.url}: only GET answers can be cached`);
+    const lookup = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+      if (!versions.usable()) return done();
+      const key = `${request.method} ${spec.scope ? spec.scope(request) : ''} ${request.url}`;
+      const snapshot = versions.snapshot(spec.reads);
+      const hit = cache.get(key, snapshot);
+      if (hit) {
+        reply.type(hit.contentType).send(hit.body); // answered: done() is not called
+        return;
+      }
+      request.cacheFill = { key, snapshot };
+      done();
+    };
+    const fill = (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void) => {
+      const f = request.cacheFill;
+      if (f && reply.statusCode === 200 && (typeof payload === 'string' || Buffer.isBuffer(payload))) {
+        const contentType = reply.getHeader('content-type');
+        if (typeof contentType === 'string') {
+          cache.set(f.key, { snapshot: f.snapshot, body: Buffer.isBuffer(payload) ? payload : Buffer.from(payload), contentType });
+        }
+      }
+      done(null, payload);
+    };
+    options.preHandler = [...toArray(options.preHandler), lookup];
+    options.onSend = [...toArray(options.onSend), fill];
+  });
+}
+
+function toArray<T>(value: T | T[] | undefined): T[] {
+  if (value === undefined) return [];
+  return Array.isArray(value) ? value : [value];
+}
