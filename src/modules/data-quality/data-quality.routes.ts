@@ -48,30 +48,30 @@ async function page(db: Parameters<typeof listRecords>[0], table: RecordTable, p
  * until the record set of the sliding range could change (rangeStableUntil); `start`/`end` are
  * rendered for each request. Bounded; the oldest entry goes first.
  */
-const pageCaches = new WeakMap<Db, Map<string, { snapshot: string; stableUntil: number; rest: string }>>();
+const pageCaches = new WeakMap<Db, Map<string, { snapshot: string; stableUntil: number; rest: Buffer }>>();
 const PAGE_CACHE_MAX = 256;
-const PAGE_CACHE_MAX_CHARS = 4 * 1024 * 1024;
+const PAGE_CACHE_MAX_BYTES = 4 * 1024 * 1024;
 
-async function platformPage(db: Db, table: RecordTable, parsed: ParsedQuery, rawQuery: string): Promise<string> {
+async function platformPage(db: Db, table: RecordTable, parsed: ParsedQuery, rawQuery: string): Promise<Buffer> {
   const range = timeRange(parsed);
-  const head = `{"start":${JSON.stringify(toRfc3339(range.start))},"end":${JSON.stringify(toRfc3339(range.end))},`;
+  const head = Buffer.from(`{"start":${JSON.stringify(toRfc3339(range.start))},"end":${JSON.stringify(toRfc3339(range.end))},`);
   const usable = db.versions.usable();
   const snapshot = db.versions.snapshot([table]);
   const key = `${table} ${rawQuery}`;
   let pageCache = pageCaches.get(db);
   if (!pageCache) pageCaches.set(db, (pageCache = new Map()));
   const hit = usable ? pageCache.get(key) : undefined;
-  if (hit && hit.snapshot === snapshot && nowMicros() < hit.stableUntil) return head + hit.rest;
+  if (hit && hit.snapshot === snapshot && nowMicros() < hit.stableUntil) return Buffer.concat([head, hit.rest]);
   const clocked = parsed.params.end === undefined;
   const stableUntil = clocked ? await rangeStableUntil(db.kysely, table, range, parsed.params.start === undefined ? THIRTY_DAYS : null) : Infinity;
   const { rows, count } = await listRecords(db.kysely, table, statsQuery, parsed, range);
-  const rest = JSON.stringify({ count, skip: parsed.skip, limit: parsed.limit, data: rows.map(toWireRecord) }).slice(1);
-  if (usable && rest.length <= PAGE_CACHE_MAX_CHARS) {
+  const rest = Buffer.from(JSON.stringify({ count, skip: parsed.skip, limit: parsed.limit, data: rows.map(toWireRecord) }).slice(1));
+  if (usable && rest.length <= PAGE_CACHE_MAX_BYTES) {
     pageCache.delete(key);
     if (pageCache.size >= PAGE_CACHE_MAX) pageCache.delete(pageCache.keys().next().value as string);
     pageCache.set(key, { snapshot, stableUntil, rest });
   }
-  return head + rest;
+  return Buffer.concat([head, rest]);
 }
 
 const PLATFORMS: Record<string, RecordTable> = { ad: 'ad_data_quality_aggregations', azure: 'azure_data_quality_aggregations' };
