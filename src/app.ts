@@ -12,7 +12,7 @@ import { registerJsonBody } from './http/json-body.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
 import { registerResponseCache } from './http/response-cache.ts';
 import { parseQuery, querystringSchema, type CompiledQuery } from './http/query/index.ts';
-import type { Access, Route } from './http/route.ts';
+import { toArray, type Access, type Route } from './http/route.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { docsRoutes } from './modules/docs/docs.routes.ts';
@@ -156,11 +156,6 @@ export async function buildApp({ config, db, extraRoutes = [] }: AppOptions): Pr
     app.route(r);
   }
   return app;
-}
-
-function toArray<T>(value: T | T[] | undefined): T[] {
-  if (value === undefined) return [];
-  return Array.isArray(value) ? value : [value];
 }
 
 function urlPattern(url: string): RegExp {

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, RouteOptions } from 'fastify';
 import type { Database } from '../db/database.ts';
 import type { DataVersions } from '../db/data-versions.ts';
+import { toArray } from './route.ts';
 
 /**
  * Cached GET answers. A route opts in with `config.cache: { reads: [tables] }`, naming every table
@@ -108,9 +109,4 @@ export function registerResponseCache(app: FastifyInstance, versions: DataVersio
     options.preHandler = [...toArray(options.preHandler), lookup];
     options.onSend = [...toArray(options.onSend), fill];
   });
-}
-
-function toArray<T>(value: T | T[] | undefined): T[] {
-  if (value === undefined) return [];
-  return Array.isArray(value) ? value : [value];
 }

@@ -42,3 +42,9 @@ export interface Route<G extends RouteGenericInterface = any> extends Omit<Route
 export function route<G extends RouteGenericInterface = RouteGenericInterface>(r: Route<G>): Route {
   return r as Route;
 }
+
+/** A Fastify option that may be one value or a list (hooks), as a list. */
+export function toArray<T>(value: T | T[] | undefined): T[] {
+  if (value === undefined) return [];
+  return Array.isArray(value) ? value : [value];
+}
