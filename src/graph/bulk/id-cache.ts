@@ -1,12 +1,28 @@
-/** objectid → node id for the current transaction; bounded (cleared when full) so memory stays flat. */
+/**
+ * objectid → node id for the current transaction. Bounded so memory stays flat (~100 bytes an
+ * entry): two generations of at most `limit / 2` entries each; when the young one is full it becomes
+ * the old one (the previous old one is dropped), and a hit in the old generation is carried into the
+ * young one. Ids that edges keep naming (well-known groups, busy principals) therefore survive a
+ * turnover, where clearing everything at the limit made every following lookup a database read.
+ */
 export class IdCache {
-  private map = new Map<string, number>();
-  constructor(private readonly limit = 200_000) {}
+  private young = new Map<string, number>();
+  private old = new Map<string, number>();
+  constructor(private readonly limit = 500_000) {}
+
   get(objectid: string): number | undefined {
-    return this.map.get(objectid);
+    const id = this.young.get(objectid);
+    if (id !== undefined) return id;
+    const older = this.old.get(objectid);
+    if (older !== undefined) this.set(objectid, older);
+    return older;
   }
+
   set(objectid: string, id: number): void {
-    if (this.map.size >= this.limit) this.map.clear();
-    this.map.set(objectid, id);
+    if (this.young.size >= this.limit / 2) {
+      this.old = this.young;
+      this.young = new Map();
+    }
+    this.young.set(objectid, id);
   }
 }

@@ -1,20 +1,24 @@
 import type pg from 'pg';
 import { nowMicros } from '../../db/time.ts';
-import { edgeKey, edgePropertiesJson, mergeNode, placeholderValues, type EdgeInput, type EndpointRef, type NodeInput, type NodeValues, type StoredNode } from '../merge.ts';
+import { edgePropertiesJson, mergeNode, placeholderValues, type EdgeInput, type EndpointRef, type NodeInput, type NodeValues, type StoredNode } from '../merge.ts';
 import { fromFlat, type FlatBatch } from '../ingest/flat-batch.ts';
 import { IdCache } from './id-cache.ts';
+import { intArray, nonNullTextArray, textArray } from './pg-arrays.ts';
 import type { GraphWriter, NodeMatch, WriteCounts } from './writer.ts';
 
 const COLS = 'objectid, kind, kinds, name, environment_id, properties, source_kind, is_placeholder, last_seen';
 const UNNEST = 'unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[], $9::bigint[])';
 
-function columns(rows: NodeValues[]): unknown[][] {
+function columns(rows: NodeValues[]): string[] {
   return [
-    rows.map((r) => r.objectid), rows.map((r) => r.kind), rows.map((r) => r.kinds), rows.map((r) => r.name),
-    rows.map((r) => r.environment_id), rows.map((r) => r.properties), rows.map((r) => r.source_kind),
-    rows.map((r) => r.is_placeholder), rows.map((r) => r.last_seen),
+    textArray(rows.map((r) => r.objectid)), textArray(rows.map((r) => r.kind)), textArray(rows.map((r) => r.kinds)),
+    textArray(rows.map((r) => r.name)), textArray(rows.map((r) => r.environment_id)), textArray(rows.map((r) => r.properties)),
+    textArray(rows.map((r) => r.source_kind)), intArray(rows.map((r) => r.is_placeholder)), intArray(rows.map((r) => r.last_seen)),
   ];
 }
+
+/** Edge ends not in the id cache yet, by objectid. */
+type Missing = Map<string, EndpointRef>;
 
 /** Multi-row statements over unnest() inside the caller's transaction (see writer.ts). */
 export class PgGraphWriter implements GraphWriter {
@@ -50,7 +54,7 @@ export class PgGraphWriter implements GraphWriter {
 
   private async writeNodes(nodes: NodeInput[], now: number): Promise<void> {
     const { rows } = await this.client.query<StoredNode>(
-      `SELECT id, ${COLS} FROM nodes WHERE objectid = ANY($1::text[])`, [[...new Set(nodes.map((n) => n.objectid))]],
+      `SELECT id, ${COLS} FROM nodes WHERE objectid = ANY($1::text[])`, [textArray([...new Set(nodes.map((n) => n.objectid))])],
     );
     const existing = new Map(rows.map((r) => [r.objectid, r]));
     const pending = new Map<string, NodeValues>();
@@ -72,7 +76,7 @@ export class PgGraphWriter implements GraphWriter {
          FROM (SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[], $9::bigint[])
                AS t(id, kind, kinds, name, environment_id, properties, source_kind, is_placeholder, last_seen)) u
          WHERE n.id = u.id`,
-        [changed.map((r) => r.id), ...columns(changed).slice(1)],
+        [intArray(changed.map((r) => r.id)), ...columns(changed).slice(1)],
       );
       for (const r of changed) this.cache.set(r.objectid, r.id);
     }
@@ -87,23 +91,17 @@ export class PgGraphWriter implements GraphWriter {
     for (const r of inserted.rows) this.cache.set(r.objectid, Number(r.id));
   }
 
-  private async resolve(refs: EndpointRef[], now: number): Promise<Map<string, number>> {
+  /** Node ids of `missing` edge ends: read, or inserted as placeholders when unseen. */
+  private async resolve(missing: Missing, now: number): Promise<Map<string, number>> {
     const ids = new Map<string, number>();
-    const unknown = new Map<string, EndpointRef>();
-    for (const ref of refs) {
-      const id = this.cache.get(ref.objectid);
-      if (id !== undefined) ids.set(ref.objectid, id);
-      else if (!unknown.has(ref.objectid)) unknown.set(ref.objectid, ref);
-    }
-    if (!unknown.size) return ids;
     const found = await this.client.query<{ id: number; objectid: string }>(
-      'SELECT id, objectid FROM nodes WHERE objectid = ANY($1::text[])', [[...unknown.keys()]],
+      'SELECT id, objectid FROM nodes WHERE objectid = ANY($1::text[])', [textArray([...missing.keys()])],
     );
     for (const r of found.rows) {
       ids.set(r.objectid, Number(r.id));
-      unknown.delete(r.objectid);
+      missing.delete(r.objectid);
     }
-    const placeholders = [...unknown.values()].map((ref) => placeholderValues(ref, now));
+    const placeholders = [...missing.values()].map((ref) => placeholderValues(ref, now));
     if (placeholders.length) {
       const inserted = await this.client.query<{ id: number; objectid: string }>(
         `INSERT INTO nodes (${COLS}) SELECT * FROM ${UNNEST} RETURNING id, objectid`, columns(placeholders),
@@ -116,21 +114,48 @@ export class PgGraphWriter implements GraphWriter {
   }
 
   private async writeEdges(edges: EdgeInput[], now: number): Promise<void> {
-    const ids = await this.resolve(edges.flatMap((e) => [e.start, e.end]), now);
-    // One row per (start, kind, end): PostgreSQL refuses to upsert the same row twice in one statement.
-    const rows = new Map<string, [number, number, string, string]>();
-    for (const e of edges) {
-      const s = ids.get(e.start.objectid)!;
-      const t = ids.get(e.end.objectid)!;
-      rows.set(edgeKey(s, e.kind, t), [s, t, e.kind, edgePropertiesJson(e)]);
+    const n = edges.length;
+    const starts = new Float64Array(n);
+    const ends = new Float64Array(n);
+    const missing: Missing = new Map();
+    for (let i = 0; i < n; i++) {
+      const e = edges[i];
+      starts[i] = this.cache.get(e.start.objectid) ?? -1;
+      if (starts[i] < 0 && !missing.has(e.start.objectid)) missing.set(e.start.objectid, e.start);
+      ends[i] = this.cache.get(e.end.objectid) ?? -1;
+      if (ends[i] < 0 && !missing.has(e.end.objectid)) missing.set(e.end.objectid, e.end);
     }
-    const list = [...rows.values()];
+    if (missing.size) {
+      const ids = await this.resolve(missing, now);
+      for (let i = 0; i < n; i++) {
+        if (starts[i] < 0) starts[i] = ids.get(edges[i].start.objectid)!;
+        if (ends[i] < 0) ends[i] = ids.get(edges[i].end.objectid)!;
+      }
+    }
+    // In (start_id, kind, end_id) order, the unique index's order; stable, so of the rows for one
+    // edge the last comes last and is the one kept: PostgreSQL refuses to upsert a row twice in one
+    // statement.
+    const order = Array.from({ length: n }, (_, i) => i).sort((a, b) =>
+      starts[a] - starts[b] || (edges[a].kind < edges[b].kind ? -1 : edges[a].kind > edges[b].kind ? 1 : ends[a] - ends[b]));
+    const s: number[] = [];
+    const t: number[] = [];
+    const k: string[] = [];
+    const p: string[] = [];
+    for (let j = 0; j < n; j++) {
+      const i = order[j];
+      const next = j + 1 < n ? order[j + 1] : -1;
+      if (next >= 0 && starts[next] === starts[i] && ends[next] === ends[i] && edges[next].kind === edges[i].kind) continue;
+      s.push(starts[i]);
+      t.push(ends[i]);
+      k.push(edges[i].kind);
+      p.push(edgePropertiesJson(edges[i]));
+    }
     await this.client.query(
       `INSERT INTO edges (start_id, end_id, kind, properties, last_seen)
        SELECT s, t, k, p, $5 FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[]) AS u(s, t, k, p)
        ON CONFLICT (start_id, kind, end_id) DO UPDATE SET properties = excluded.properties, last_seen = excluded.last_seen`,
-      [list.map((r) => r[0]), list.map((r) => r[1]), list.map((r) => r[2]), list.map((r) => r[3]), now],
+      [intArray(s), intArray(t), nonNullTextArray(k), nonNullTextArray(p), now],
     );
-    this.counts.edges += edges.length;
+    this.counts.edges += n;
   }
 }

@@ -37,7 +37,11 @@ export interface NodeMatch {
   properties?: Array<[string, string | number | boolean]>;
 }
 
-/** Advisory lock key shared by every Scent graph writer on a PostgreSQL database. */
+/**
+ * Advisory lock taken by every Scent graph writer on a PostgreSQL database, per schema: the graph
+ * of one schema has one writer at a time, while graphs in other schemas of the same database (test
+ * runs, benchmarks, other tenants) do not wait for each other.
+ */
 const PG_LOCK_KEY = 0x5c3e7;
 
 /** Runs `fn` in one graph transaction: everything it wrote commits together, or nothing does. */
@@ -47,7 +51,7 @@ export async function withGraphTransaction<T>(db: Db, fn: (writer: GraphWriter) 
     const client = await bulk.pool.connect();
     try {
       await client.query('BEGIN');
-      await client.query('SELECT pg_advisory_xact_lock($1)', [PG_LOCK_KEY]);
+      await client.query('SELECT pg_advisory_xact_lock($1, hashtext(current_schema()))', [PG_LOCK_KEY]);
       const result = await fn(new PgGraphWriter(client));
       await client.query('COMMIT');
       return result;

@@ -44,6 +44,8 @@ export class FileRun {
   private edges: EdgeInput[] = [];
   private readonly sink = { node: (n: NodeInput) => this.nodes.push(n), edge: (e: EdgeInput) => this.edges.push(e) };
   private inFlight: Promise<void> = Promise.resolve();
+  /** A batch write has started and not ended (PostgreSQL: its statements are still running). */
+  writing = false;
   private ogNodes = 0;
   private ogEdges = 0;
 
@@ -165,7 +167,10 @@ export class FileRun {
     this.nodes = [];
     this.edges = [];
     await this.inFlight;
-    const write = this.target.write(nodes, edges).then(collectIfLarge);
+    this.writing = true;
+    const write = this.target.write(nodes, edges).then(collectIfLarge).finally(() => {
+      this.writing = false;
+    });
     write.catch(() => {}); // awaited by the next flush or by finish()
     this.inFlight = write;
   }

@@ -9,6 +9,7 @@
  * Large documents are parsed on a second thread (parallel-ingest.ts) while this one writes; small
  * ones, and OpenGraph (whose matchers read the database mid-document), stay on this thread.
  */
+import { setImmediate } from 'node:timers/promises';
 import type { Db } from '../../db/create-db.ts';
 import { withGraphTransaction, type WriteCounts } from '../bulk/writer.ts';
 import { FileRun, NeedsDatabase, type FileFormat } from './file-run.ts';
@@ -40,6 +41,8 @@ export interface IngestOptions {
 }
 
 export const PARALLEL_MIN_BYTES = 8 * 1024 * 1024;
+/** Bytes parsed between two looks at the event loop while a batch is being written. */
+const SLICE = 64 * 1024;
 
 export type Opener = () => Promise<AsyncIterable<Buffer>>;
 
@@ -64,8 +67,13 @@ async function ingestInProcess(db: Db, name: string, open: Opener, batchSize: nu
     let lastProgress = 0;
     try {
       for await (const chunk of await open()) {
-        for (const event of scanner.push(chunk)) await run.event(event);
-        await run.maybeFlush();
+        for (let at = 0; at < chunk.length; at += SLICE) {
+          // While a batch is being written (PostgreSQL), let its driver send the next statement
+          // every SLICE bytes of parsing, instead of leaving the server idle until the chunk ends.
+          if (at > 0 && run.writing) await setImmediate();
+          for (const event of scanner.push(at === 0 && chunk.length <= SLICE ? chunk : chunk.subarray(at, at + SLICE))) await run.event(event);
+          await run.maybeFlush();
+        }
         if (onProgress && Date.now() - lastProgress > 200) {
           lastProgress = Date.now();
           onProgress({ elements: run.elements, bytes: scanner.bytes });

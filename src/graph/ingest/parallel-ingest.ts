@@ -9,6 +9,7 @@ import { withGraphTransaction } from '../bulk/writer.ts';
 import { NeedsDatabase, type FileFormat } from './file-run.ts';
 import type { FlatBatch } from './flat-batch.ts';
 import type { FileResult, IngestOptions, Opener } from './ingest-file.ts';
+import { collectIfLarge } from './heap-guard.ts';
 import { IngestError } from './sink.ts';
 
 const BOOT = new URL('./parse-worker.boot.mjs', import.meta.url);
@@ -104,8 +105,10 @@ export async function ingestParallel(db: Db, name: string, open: Opener, batchSi
           }
         }
         const m = await t.next();
-        if (m.type === 'batch') await writer.writeFlat(m.batch);
-        else if (m.type === 'consumed') {
+        if (m.type === 'batch') {
+          await writer.writeFlat(m.batch);
+          collectIfLarge();
+        } else if (m.type === 'consumed') {
           inflight--;
           onProgress?.({ elements: m.elements, bytes: m.bytes });
         } else if (m.type === 'done') {
