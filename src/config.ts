@@ -110,7 +110,7 @@ export const FIELDS: Field[] = [
   { key: 'uploadLimit', flag: '--upload-limit', env: 'SCENT_UPLOAD_LIMIT', default: String(4 * 1024 ** 3),
     parse: int('upload-limit', 1024, 2 ** 45), help: 'largest uploaded file (file-upload), bytes' },
   { key: 'responseCacheMb', flag: '--response-cache-mb', env: 'SCENT_RESPONSE_CACHE_MB', default: '64',
-    parse: int('response-cache-mb', 0, 65_536), help: 'memory for cached GET answers (invalidated by every write), MB; 0 = off' },
+    parse: int('response-cache-mb', 0, 65_536), help: 'memory for cached GET answers (retired by the writes they depend on), MB; 0 = no answer is kept' },
 ];
 
 export class ConfigError extends Error {}

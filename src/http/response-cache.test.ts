@@ -172,3 +172,19 @@ test('write classification: the tables a statement writes, transaction control, 
   ];
   for (const [text, expected] of cases) assert.deepEqual(classify(text), expected, text);
 });
+
+test(`response cache on ${DIALECT}: --response-cache-mb 0 keeps no answer`, async () => {
+  const config = testConfig({ databaseUrl: url, jwtSecret: 'test-secret-that-is-long-enough-for-hs256!!', responseCacheMb: 0 });
+  const uncached = await buildApp({ config, db: mine });
+  try {
+    for (const path of ['/api/v2/asset-group-tags', '/api/v2/platform/ad/data-quality-stats?start=2020-01-01T00:00:00Z']) {
+      const read = () => uncached.inject({ method: 'GET', url: path, headers: { authorization: `Bearer ${token}` } });
+      assert.equal((await read()).statusCode, 200);
+      const before = statements;
+      assert.equal((await read()).statusCode, 200);
+      assert.ok(statements > before, `${path} was read from the database again`);
+    }
+  } finally {
+    await uncached.close();
+  }
+});

@@ -52,10 +52,10 @@ const pageCaches = new WeakMap<Db, Map<string, { snapshot: string; stableUntil: 
 const PAGE_CACHE_MAX = 256;
 const PAGE_CACHE_MAX_BYTES = 4 * 1024 * 1024;
 
-async function platformPage(db: Db, table: RecordTable, parsed: ParsedQuery, rawQuery: string): Promise<Buffer> {
+async function platformPage(db: Db, table: RecordTable, parsed: ParsedQuery, rawQuery: string, keep: boolean): Promise<Buffer> {
   const range = timeRange(parsed);
   const head = Buffer.from(`{"start":${JSON.stringify(toRfc3339(range.start))},"end":${JSON.stringify(toRfc3339(range.end))},`);
-  const usable = db.versions.usable();
+  const usable = keep && db.versions.usable();
   const snapshot = db.versions.snapshot([table]);
   const key = `${table} ${rawQuery}`;
   let pageCache = pageCaches.get(db);
@@ -96,7 +96,8 @@ export const dataQualityRoutes = [
       // The response schema is a union (ad | azure) for the documentation; serialising through it
       // validates the whole body on every answer. The mapper already emits the exact shape.
       const q = request.url.indexOf('?');
-      const body = await platformPage(request.server.db, table, request.parsedQuery, q < 0 ? '' : request.url.slice(q + 1));
+      const { db, config } = request.server;
+      const body = await platformPage(db, table, request.parsedQuery, q < 0 ? '' : request.url.slice(q + 1), config.responseCacheMb > 0);
       return reply.type('application/json; charset=utf-8').send(body);
     },
   }),

@@ -163,11 +163,11 @@ const ANSWER_READS = ['client_jobs', 'clients', 'nodes'] as const;
 const answers = new WeakMap<Db, Map<string, { snapshot: string; dueAt: number; plan: AvailablePlan; body: string | null }>>();
 const ANSWERS_MAX = 20_000;
 
-export async function availableAnswer(db: Db, clientId: string, parsed: ParsedQuery, rawQuery: string) {
+export async function availableAnswer(db: Db, clientId: string, parsed: ParsedQuery, rawQuery: string, keep = true) {
   let cache = answers.get(db);
   if (!cache) answers.set(db, (cache = new Map()));
   const key = `${clientId} ${rawQuery}`;
-  const usable = db.versions.usable();
+  const usable = keep && db.versions.usable();
   const snapshot = db.versions.snapshot(ANSWER_READS);
   let entry = usable ? cache.get(key) : undefined;
   if (!entry || entry.snapshot !== snapshot || nowMicros() >= entry.dueAt) {

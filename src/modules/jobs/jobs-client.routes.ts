@@ -34,7 +34,8 @@ export const jobClientRoutes = [
     handler: async (request, reply) => {
       const clientId = await checkIn(request);
       const q = request.url.indexOf('?');
-      const answer = await availableAnswer(request.server.db, clientId, request.parsedQuery, q < 0 ? '' : request.url.slice(q + 1));
+      const { db, config } = request.server;
+      const answer = await availableAnswer(db, clientId, request.parsedQuery, q < 0 ? '' : request.url.slice(q + 1), config.responseCacheMb > 0);
       reply.header('etag', answer.etag).header('cache-control', 'private, no-cache');
       if (matchesIfNoneMatch(request.headers['if-none-match'], answer.etag)) return reply.code(304).send();
       // Serialised by availableBody (and kept): the schema's OU/domain unions are slow in fast-json-stringify.
