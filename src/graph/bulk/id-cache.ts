@@ -1,5 +1,7 @@
 /**
- * objectid → node id for the current transaction. Bounded so memory stays flat (~100 bytes an
+ * objectid → node id, for the transactions of one ingest run (committed ids never change: nodes are
+ * never deleted or renumbered; a transaction that fails clears the cache, so ids it inserted and
+ * rolled back are forgotten). Bounded so memory stays flat (~100 bytes an
  * entry): two generations of at most `limit / 2` entries each; when the young one is full it becomes
  * the old one (the previous old one is dropped), and a hit in the old generation is carried into the
  * young one. Ids that edges keep naming (well-known groups, busy principals) therefore survive a
@@ -24,5 +26,10 @@ export class IdCache {
       this.young = new Map();
     }
     this.young.set(objectid, id);
+  }
+
+  clear(): void {
+    this.young = new Map();
+    this.old = new Map();
   }
 }

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { nowMicros } from '../../db/time.ts';
 import { edgePropertiesJson, mergeNode, placeholderValues, type EdgeInput, type EndpointRef, type NodeInput, type NodeValues, type StoredNode } from '../merge.ts';
 import { fromFlat, type FlatBatch } from '../ingest/flat-batch.ts';
-import { IdCache } from './id-cache.ts';
+import type { IdCache } from './id-cache.ts';
 import { intArray, nonNullTextArray, textArray } from './pg-arrays.ts';
 import type { GraphWriter, NodeMatch, WriteCounts } from './writer.ts';
 
@@ -23,9 +23,8 @@ type Missing = Map<string, EndpointRef>;
 /** Multi-row statements over unnest() inside the caller's transaction (see writer.ts). */
 export class PgGraphWriter implements GraphWriter {
   readonly counts: WriteCounts = { nodes: 0, edges: 0, placeholders: 0 };
-  private readonly cache = new IdCache();
 
-  constructor(private readonly client: pg.PoolClient) {}
+  constructor(private readonly client: pg.PoolClient, private readonly cache: IdCache) {}
 
   async write(nodes: NodeInput[], edges: EdgeInput[]): Promise<void> {
     const now = nowMicros();

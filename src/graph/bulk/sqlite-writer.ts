@@ -2,7 +2,7 @@ import type SQLite from 'better-sqlite3';
 import { nowMicros } from '../../db/time.ts';
 import { edgePropertiesJson, mergeNode, placeholderValues, type EdgeInput, type NodeInput, type NodeValues, type StoredNode } from '../merge.ts';
 import { EDGE_FIELDS, type FlatBatch } from '../ingest/flat-batch.ts';
-import { IdCache } from './id-cache.ts';
+import type { IdCache } from './id-cache.ts';
 import type { GraphWriter, NodeMatch, WriteCounts } from './writer.ts';
 
 const COLS = 'objectid, kind, kinds, name, environment_id, properties, source_kind, is_placeholder, last_seen';
@@ -11,14 +11,13 @@ const PARAMS = '@objectid, @kind, @kinds, @name, @environment_id, @properties, @
 /** Prepared statements inside the caller's transaction (see writer.ts). */
 export class SqliteGraphWriter implements GraphWriter {
   readonly counts: WriteCounts = { nodes: 0, edges: 0, placeholders: 0 };
-  private readonly cache = new IdCache();
   private readonly selectNode: SQLite.Statement;
   private readonly selectId: SQLite.Statement;
   private readonly insertNode: SQLite.Statement;
   private readonly updateNode: SQLite.Statement;
   private readonly upsertEdge: SQLite.Statement;
 
-  constructor(private readonly conn: SQLite.Database) {
+  constructor(private readonly conn: SQLite.Database, private readonly cache: IdCache) {
     this.selectNode = conn.prepare(`SELECT id, ${COLS} FROM nodes WHERE objectid = ?`);
     this.selectId = conn.prepare('SELECT id FROM nodes WHERE objectid = ?').pluck();
     this.insertNode = conn.prepare(`INSERT INTO nodes (${COLS}) VALUES (${PARAMS})`);

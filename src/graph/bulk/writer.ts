@@ -12,6 +12,7 @@ import SQLite from 'better-sqlite3';
 import type { Db } from '../../db/create-db.ts';
 import type { EdgeInput, NodeInput } from '../merge.ts';
 import type { FlatBatch } from '../ingest/flat-batch.ts';
+import { IdCache } from './id-cache.ts';
 import { PgGraphWriter } from './pg-writer.ts';
 import { SqliteGraphWriter } from './sqlite-writer.ts';
 
@@ -44,15 +45,27 @@ export interface NodeMatch {
  */
 const PG_LOCK_KEY = 0x5c3e7;
 
-/** Runs `fn` in one graph transaction: everything it wrote commits together, or nothing does. */
-export async function withGraphTransaction<T>(db: Db, fn: (writer: GraphWriter) => Promise<T>): Promise<T> {
+/**
+ * Runs `fn` in one graph transaction: everything it wrote commits together, or nothing does.
+ * `ids` may be shared by the transactions of one ingest run: it is cleared when this one fails.
+ */
+export async function withGraphTransaction<T>(db: Db, fn: (writer: GraphWriter) => Promise<T>, ids = new IdCache()): Promise<T> {
+  try {
+    return await graphTransaction(db, fn, ids);
+  } catch (err) {
+    ids.clear();
+    throw err;
+  }
+}
+
+async function graphTransaction<T>(db: Db, fn: (writer: GraphWriter) => Promise<T>, ids: IdCache): Promise<T> {
   const bulk = db.bulk;
   if (bulk.dialect === 'postgres') {
     const client = await bulk.pool.connect();
     try {
       await client.query('BEGIN');
       await client.query('SELECT pg_advisory_xact_lock($1, hashtext(current_schema()))', [PG_LOCK_KEY]);
-      const result = await fn(new PgGraphWriter(client));
+      const result = await fn(new PgGraphWriter(client, ids));
       await client.query('COMMIT');
       return result;
     } catch (err) {
@@ -64,7 +77,7 @@ export async function withGraphTransaction<T>(db: Db, fn: (writer: GraphWriter) 
   }
   if (bulk.path === null) {
     // One in-memory connection: hold Kysely's connection so no other statement joins the transaction.
-    return db.kysely.connection().execute(() => sqliteTransaction(bulk.database, fn));
+    return db.kysely.connection().execute(() => sqliteTransaction(bulk.database, fn, ids));
   }
   const conn = new SQLite(bulk.path);
   try {
@@ -73,16 +86,16 @@ export async function withGraphTransaction<T>(db: Db, fn: (writer: GraphWriter) 
     conn.pragma('busy_timeout = 60000');
     conn.pragma('cache_size = -65536');
     conn.pragma('temp_store = MEMORY');
-    return await sqliteTransaction(conn, fn);
+    return await sqliteTransaction(conn, fn, ids);
   } finally {
     conn.close();
   }
 }
 
-async function sqliteTransaction<T>(conn: SQLite.Database, fn: (writer: GraphWriter) => Promise<T>): Promise<T> {
+async function sqliteTransaction<T>(conn: SQLite.Database, fn: (writer: GraphWriter) => Promise<T>, ids: IdCache): Promise<T> {
   conn.exec('BEGIN IMMEDIATE');
   try {
-    const result = await fn(new SqliteGraphWriter(conn));
+    const result = await fn(new SqliteGraphWriter(conn, ids));
     conn.exec('COMMIT');
     return result;
   } catch (err) {

@@ -11,6 +11,7 @@
  */
 import { setImmediate } from 'node:timers/promises';
 import type { Db } from '../../db/create-db.ts';
+import type { IdCache } from '../bulk/id-cache.ts';
 import { withGraphTransaction, type WriteCounts } from '../bulk/writer.ts';
 import { FileRun, NeedsDatabase, type FileFormat } from './file-run.ts';
 import { JsonStreamScanner } from './json-stream.ts';
@@ -38,6 +39,8 @@ export interface IngestOptions {
    * (see README, Ingest performance), so it is opt-in (`scent import --parallel-parse`).
    */
   parallel?: 'auto' | 'always' | 'never';
+  /** objectid → id cache shared by the documents of one run (ingest.service.ts); one per document if absent. */
+  ids?: IdCache;
 }
 
 export const PARALLEL_MIN_BYTES = 8 * 1024 * 1024;
@@ -52,15 +55,15 @@ export async function ingestJson(db: Db, name: string, open: Opener, options: In
   const mode = options.parallel ?? 'never';
   if (mode === 'always' || (mode === 'auto' && (size ?? 0) >= PARALLEL_MIN_BYTES)) {
     try {
-      return await ingestParallel(db, name, open, batchSize, options.onProgress);
+      return await ingestParallel(db, name, open, batchSize, options.onProgress, options.ids);
     } catch (err) {
       if (!(err instanceof NeedsDatabase)) throw err;
     }
   }
-  return ingestInProcess(db, name, open, batchSize, options.onProgress);
+  return ingestInProcess(db, name, open, batchSize, options.onProgress, options.ids);
 }
 
-async function ingestInProcess(db: Db, name: string, open: Opener, batchSize: number, onProgress: IngestOptions['onProgress']): Promise<FileResult> {
+async function ingestInProcess(db: Db, name: string, open: Opener, batchSize: number, onProgress: IngestOptions['onProgress'], ids?: IdCache): Promise<FileResult> {
   return withGraphTransaction(db, async (writer) => {
     const run = new FileRun(writer, name, batchSize);
     const scanner = new JsonStreamScanner(['data', 'graph.nodes', 'graph.edges']);
@@ -89,5 +92,5 @@ async function ingestInProcess(db: Db, name: string, open: Opener, batchSize: nu
     }
     onProgress?.({ elements: run.elements, bytes: scanner.bytes });
     return { name, format: run.format, type: run.type, elements: run.elements, bytes: scanner.bytes, warnings: run.warnings, ...writer.counts };
-  });
+  }, ids);
 }

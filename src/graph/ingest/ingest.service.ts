@@ -4,6 +4,7 @@
  * graph: AD CS links and the analysis hook (data quality).
  */
 import type { Db } from '../../db/create-db.ts';
+import { IdCache } from '../bulk/id-cache.ts';
 import { drawAdcsLinks } from './adcs-links.ts';
 import { ingestJson, typeFromFileName, type FileResult, type IngestOptions } from './ingest-file.ts';
 import { stopParseThread } from './parallel-ingest.ts';
@@ -47,7 +48,9 @@ export async function ingestFiles(db: Db, files: InputFile[], options: IngestRun
   }
 }
 
-async function ingestAll(db: Db, files: InputFile[], options: IngestRunOptions): Promise<FileOutcome[]> {
+async function ingestAll(db: Db, files: InputFile[], runOptions: IngestRunOptions): Promise<FileOutcome[]> {
+  // Edges of later documents mostly name objects of earlier ones: their ids stay known.
+  const options = { ids: new IdCache(), ...runOptions };
   const outcomes: FileOutcome[] = [];
   for (const file of files) {
     try {

@@ -5,6 +5,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { Db } from '../../db/create-db.ts';
+import type { IdCache } from '../bulk/id-cache.ts';
 import { withGraphTransaction } from '../bulk/writer.ts';
 import { NeedsDatabase, type FileFormat } from './file-run.ts';
 import type { FlatBatch } from './flat-batch.ts';
@@ -12,7 +13,8 @@ import type { FileResult, IngestOptions, Opener } from './ingest-file.ts';
 import { collectIfLarge } from './heap-guard.ts';
 import { IngestError } from './sink.ts';
 
-const BOOT = new URL('./parse-worker.boot.mjs', import.meta.url);
+/** From the sources the worker needs tsx's loader (the boot file); the build runs its own output. */
+const BOOT = import.meta.url.endsWith('.ts') ? new URL('./parse-worker.boot.mjs', import.meta.url) : new URL('./parse.worker.js', import.meta.url);
 const IN_FLIGHT = 3;
 
 type Message =
@@ -85,7 +87,9 @@ export async function stopParseThread(): Promise<void> {
   await thread.use((t) => t.discard());
 }
 
-export async function ingestParallel(db: Db, name: string, open: Opener, batchSize: number, onProgress: IngestOptions['onProgress']): Promise<FileResult> {
+export async function ingestParallel(
+  db: Db, name: string, open: Opener, batchSize: number, onProgress: IngestOptions['onProgress'], ids?: IdCache,
+): Promise<FileResult> {
   return thread.use((t) => withGraphTransaction(db, async (writer) => {
     t.post({ type: 'begin', name, batchSize });
     const source = (await open())[Symbol.asyncIterator]();
@@ -124,5 +128,5 @@ export async function ingestParallel(db: Db, name: string, open: Opener, batchSi
       await source.return?.();
       if (!ok) await t.discard();
     }
-  }));
+  }, ids));
 }
