@@ -122,6 +122,17 @@ export class DataVersions {
   }
 }
 
+/**
+ * Columns written so often, and read by so few answers, that an UPDATE setting only them counts as a
+ * write to `<table>:<name>` instead of `<table>`: collection clients' check-ins (written behind, about
+ * once a second) must not retire every cached `jobs/available` answer, which shows the client's name
+ * but not its last check-in. Readers of those columns list the pseudo-table. PostgreSQL's triggers
+ * follow the same split (ensureChangeTriggers in src/db/migrate.ts).
+ */
+export const NARROW_COLUMNS: Record<string, { name: string; columns: readonly string[] }> = {
+  clients: { name: 'presence', columns: ['last_checkin', 'ip_address'] },
+};
+
 /** What a statement writes: nothing, a list of tables, or 'all' (unknown scope: DDL, COPY, ...). */
 export type Writes = null | string[] | 'all';
 export type TxControl = 'begin' | 'commit' | 'rollback' | null;
@@ -149,11 +160,21 @@ export function classify(sqlText: string): { writes: Writes; tx: TxControl } {
     tables.delete('of');
     tables.delete('nowait');
     tables.delete('skip');
-    writes = tables.size ? [...tables] : head === 'select' || head === 'with' ? null : 'all';
+    writes = tables.size ? [...tables].map((t) => narrowed(sqlText, head, t)) : head === 'select' || head === 'with' ? null : 'all';
   } else writes = 'all';
   c = { writes, tx };
   if (classified.size < 5000) classified.set(sqlText, c);
   return c;
+}
+
+/** `<table>:<name>` for an UPDATE of that table that sets only its narrow columns (see NARROW_COLUMNS). */
+function narrowed(sqlText: string, head: string, table: string): string {
+  const narrow = NARROW_COLUMNS[table];
+  if (!narrow || head !== 'update') return table;
+  const set = /\bset\s+([\s\S]*?)(?:\swhere\s|\sreturning\s|\sfrom\s|$)/i.exec(sqlText)?.[1];
+  if (!set) return table;
+  const columns = [...set.matchAll(/"?(\w+)"?\s*=/g)].map((m) => m[1].toLowerCase());
+  return columns.length && columns.every((c) => narrow.columns.includes(c)) ? `${table}:${narrow.name}` : table;
 }
 
 function apply(versions: DataVersions, writes: Writes): void {

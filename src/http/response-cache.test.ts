@@ -18,6 +18,7 @@ import { classify } from '../db/data-versions.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { nowMicros, toRfc3339 } from '../db/time.ts';
 import { createUser } from '../modules/users/users.service.ts';
+import { insertClient } from '../modules/clients/clients.repository.ts';
 import { DIALECT, createTestDb, errorOf, type TestDb } from '../test/harness.ts';
 
 let url: string;
@@ -160,7 +161,7 @@ test('write classification: the tables a statement writes, transaction control, 
     ['insert into "sessions" ("id") values ($1)', { writes: ['sessions'], tx: null }],
     ['INSERT OR IGNORE INTO nodes (objectid) VALUES (?)', { writes: ['nodes'], tx: null }],
     ['insert into "nodes" ("a") values (?) on conflict ("objectid") do update set "a" = excluded."a"', { writes: ['nodes'], tx: null }],
-    ['update "public"."clients" set "last_checkin" = $1', { writes: ['clients'], tx: null }],
+    ['update "public"."clients" set "name" = $1', { writes: ['clients'], tx: null }],
     ['delete from "sessions" where "user_id" in ($1)', { writes: ['sessions'], tx: null }],
     ['with moved as (update "client_jobs" set "status" = 1 returning *) select * from moved', { writes: ['client_jobs'], tx: null }],
     ['copy edges (start_id, end_id) from stdin', { writes: ['edges'], tx: null }],
@@ -169,6 +170,8 @@ test('write classification: the tables a statement writes, transaction control, 
     ['commit', { writes: null, tx: 'commit' }],
     ['rollback', { writes: null, tx: 'rollback' }],
     ['rollback to savepoint a', { writes: null, tx: null }],
+    ['update "clients" set "last_checkin" = $1, "ip_address" = $2 where "id" = $3 and "last_checkin" < $4', { writes: ['clients:presence'], tx: null }],
+    ['update "clients" set "name" = $1, "last_checkin" = $2 where "id" = $3', { writes: ['clients'], tx: null }],
   ];
   for (const [text, expected] of cases) assert.deepEqual(classify(text), expected, text);
 });
@@ -187,4 +190,27 @@ test(`response cache on ${DIALECT}: --response-cache-mb 0 keeps no answer`, asyn
   } finally {
     await uncached.close();
   }
+});
+
+test(`data versions on ${DIALECT}: a check-in is a change of clients:presence only, a rename of clients`, async () => {
+  const client = await insertClient(other.kysely, { name: 'presence-probe', type: 'sharphound' });
+  const versions = () => {
+    mine.versions.refresh();
+    return [mine.versions.snapshot(['clients']), mine.versions.snapshot(['clients:presence'])];
+  };
+  let [clients, presence] = versions();
+  await other.kysely.updateTable('clients').set({ last_checkin: nowMicros(), ip_address: '10.0.0.1' }).where('id', '=', client.id).execute();
+  if (DIALECT === 'postgres') {
+    // Another instance's check-in arrives as a notification about clients:presence, not clients.
+    await eventually(async () => versions()[1] !== presence);
+    assert.equal(versions()[0], clients, 'clients unchanged by a check-in');
+  }
+  // This process's own check-in (classified by its SQL).
+  [clients, presence] = versions();
+  await mine.kysely.updateTable('clients').set({ last_checkin: nowMicros() + 1, ip_address: '10.0.0.2' }).where('id', '=', client.id).execute();
+  assert.notEqual(versions()[1], presence);
+  if (DIALECT === 'postgres') await new Promise((r) => setTimeout(r, 200)); // its own notification too
+  assert.equal(versions()[0], clients, 'clients unchanged by a check-in');
+  await other.kysely.updateTable('clients').set({ name: 'presence-renamed' }).where('id', '=', client.id).execute();
+  await eventually(async () => versions()[0] !== clients);
 });
