@@ -34,24 +34,31 @@ export class SqliteGraphWriter implements GraphWriter {
   async write(nodes: NodeInput[], edges: EdgeInput[]): Promise<void> {
     const now = nowMicros();
     this.writeNodes(nodes, now);
-    for (const e of edges) {
-      const startId = this.resolve(e.start.objectid, e.start.kinds, now);
-      const endId = this.resolve(e.end.objectid, e.end.kinds, now);
-      this.upsertEdge.run(startId, endId, e.kind, edgePropertiesJson(e), now);
-      this.counts.edges++;
+    const rows = new EdgeRows(edges.length);
+    for (let i = 0; i < edges.length; i++) {
+      const e = edges[i];
+      rows.set(i, this.resolve(e.start.objectid, e.start.kinds, now), this.resolve(e.end.objectid, e.end.kinds, now), e.kind, edgePropertiesJson(e));
     }
+    this.writeEdges(rows, now);
   }
 
   async writeFlat(batch: FlatBatch): Promise<void> {
     const now = nowMicros();
     this.writeNodes(batch.nodes, now);
     const f = batch.edges;
-    for (let i = 0; i < f.length; i += EDGE_FIELDS) {
-      const startId = this.resolve(f[i], f[i + 1], now);
-      const endId = this.resolve(f[i + 2], f[i + 3], now);
-      this.upsertEdge.run(startId, endId, f[i + 4], f[i + 5], now);
-      this.counts.edges++;
+    const rows = new EdgeRows(f.length / EDGE_FIELDS);
+    for (let i = 0, j = 0; i < f.length; i += EDGE_FIELDS, j++) {
+      rows.set(j, this.resolve(f[i], f[i + 1], now), this.resolve(f[i + 2], f[i + 3], now), f[i + 4], f[i + 5]);
     }
+    this.writeEdges(rows, now);
+  }
+
+  /** In (start_id, kind, end_id) order, so that consecutive upserts touch neighbouring index pages. */
+  private writeEdges(rows: EdgeRows, now: number): void {
+    for (const i of rows.order()) {
+      this.upsertEdge.run(rows.starts[i], rows.ends[i], rows.kinds[i], rows.props[i], now);
+    }
+    this.counts.edges += rows.kinds.length;
   }
 
   private writeNodes(nodes: NodeInput[], now: number): void {
@@ -98,5 +105,31 @@ export class SqliteGraphWriter implements GraphWriter {
     }
     this.cache.set(objectid, id);
     return id;
+  }
+}
+
+/** One batch of edges with resolved ends. */
+class EdgeRows {
+  readonly starts: Float64Array;
+  readonly ends: Float64Array;
+  readonly kinds: string[];
+  readonly props: string[];
+  constructor(n: number) {
+    this.starts = new Float64Array(n);
+    this.ends = new Float64Array(n);
+    this.kinds = new Array<string>(n);
+    this.props = new Array<string>(n);
+  }
+  set(i: number, start: number, end: number, kind: string, props: string): void {
+    this.starts[i] = start;
+    this.ends[i] = end;
+    this.kinds[i] = kind;
+    this.props[i] = props;
+  }
+  /** Row indexes in (start, kind, end) order; stable, so repeats of one edge keep their order (the last wins). */
+  order(): number[] {
+    const { starts, ends, kinds } = this;
+    return Array.from({ length: kinds.length }, (_, i) => i).sort((a, b) =>
+      starts[a] - starts[b] || (kinds[a] < kinds[b] ? -1 : kinds[a] > kinds[b] ? 1 : ends[a] - ends[b]));
   }
 }
