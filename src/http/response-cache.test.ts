@@ -47,7 +47,20 @@ before(async () => {
   const user = await createUser(mine, { principalName: 'cache-admin', email: 'cache@example.test', roleName: 'Administrator' });
   token = (await issueSession(mine, config, { userId: user.id }, 3600, 'test')).token;
   await untilUsable(mine);
+  await drainNotifications();
 });
+
+/**
+ * PostgreSQL: waits until the notifications of every write committed so far have reached `mine`
+ * (they arrive in commit order, so the notice of one more write through the other handle is last).
+ */
+let barrier = 0;
+async function drainNotifications() {
+  if (DIALECT !== 'postgres') return;
+  const before = mine.versions.snapshot(['settings']);
+  await other.kysely.insertInto('settings').values({ key: `test-barrier-${++barrier}`, value: '', updated_at: nowMicros() }).execute();
+  await eventually(async () => mine.versions.snapshot(['settings']) !== before);
+}
 
 after(async () => {
   await app.close();
@@ -79,6 +92,7 @@ async function eventually(check: () => Promise<boolean>) {
 }
 
 test(`response cache on ${DIALECT}: a repeated GET is answered without SQL, with the same bytes`, async () => {
+  await drainNotifications();
   const first = await get('/api/v2/asset-group-tags');
   assert.equal(first.statusCode, 200);
   const before = statements;
@@ -193,11 +207,13 @@ test(`response cache on ${DIALECT}: --response-cache-mb 0 keeps no answer`, asyn
 });
 
 test(`data versions on ${DIALECT}: a check-in is a change of clients:presence only, a rename of clients`, async () => {
-  const client = await insertClient(other.kysely, { name: 'presence-probe', type: 'sharphound' });
   const versions = () => {
     mine.versions.refresh();
     return [mine.versions.snapshot(['clients']), mine.versions.snapshot(['clients:presence'])];
   };
+  const beforeInsert = versions()[0];
+  const client = await insertClient(other.kysely, { name: 'presence-probe', type: 'sharphound' });
+  await eventually(async () => versions()[0] !== beforeInsert); // the insert's own notice has arrived
   let [clients, presence] = versions();
   await other.kysely.updateTable('clients').set({ last_checkin: nowMicros(), ip_address: '10.0.0.1' }).where('id', '=', client.id).execute();
   if (DIALECT === 'postgres') {

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, RouteOptions } from 'fastify';
 import type { Database } from '../db/database.ts';
 import type { DataVersions } from '../db/data-versions.ts';
+import { BoundedCache } from './bounded-cache.ts';
 import { toArray } from './route.ts';
 
 /**
@@ -35,50 +36,11 @@ interface Entry {
   contentType: string;
 }
 
-export class ResponseCache {
-  private readonly entries = new Map<string, Entry>();
-  private bytes = 0;
-  readonly maxEntryBytes: number;
-
-  constructor(private readonly maxBytes: number) {
-    this.maxEntryBytes = Math.max(0, Math.floor(maxBytes / 8));
-  }
-
-  get(key: string, snapshot: string): Entry | undefined {
-    const entry = this.entries.get(key);
-    if (!entry) return undefined;
-    if (entry.snapshot === snapshot) return entry;
-    this.delete(key, entry);
-    return undefined;
-  }
-
-  set(key: string, entry: Entry): void {
-    if (entry.body.length > this.maxEntryBytes) return;
-    const old = this.entries.get(key);
-    if (old) this.delete(key, old);
-    while (this.bytes + entry.body.length > this.maxBytes && this.entries.size) {
-      const [oldestKey, oldest] = this.entries.entries().next().value as [string, Entry];
-      this.delete(oldestKey, oldest);
-    }
-    this.entries.set(key, entry);
-    this.bytes += entry.body.length + key.length;
-  }
-
-  get size(): number {
-    return this.entries.size;
-  }
-
-  private delete(key: string, entry: Entry): void {
-    this.entries.delete(key);
-    this.bytes -= entry.body.length + key.length;
-  }
-}
-
 /** Adds the lookup (last preHandler) and the fill (onSend) to every route declaring `cache`. */
 export function registerResponseCache(app: FastifyInstance, versions: DataVersions, maxMb: number): void {
   app.decorateRequest('cacheFill', null);
   if (maxMb <= 0) return;
-  const cache = new ResponseCache(maxMb * 1024 * 1024);
+  const cache = new BoundedCache<Entry>(maxMb * 1024 * 1024, (e) => e.body.length);
   app.addHook('onRoute', (options: RouteOptions) => {
     const spec = options.config?.cache;
     if (!spec) return;
@@ -88,8 +50,8 @@ export function registerResponseCache(app: FastifyInstance, versions: DataVersio
       if (!versions.usable()) return done();
       const key = `${request.method} ${spec.scope ? spec.scope(request) : ''} ${request.url}`;
       const snapshot = versions.snapshot(spec.reads);
-      const hit = cache.get(key, snapshot);
-      if (hit) {
+      const hit = cache.get(key);
+      if (hit && hit.snapshot === snapshot) {
         reply.type(hit.contentType).send(hit.body); // answered: done() is not called
         return;
       }

@@ -4,6 +4,7 @@ import { badRequest } from '../../http/errors.ts';
 import { defineQuery, type ParsedQuery } from '../../http/query/index.ts';
 import { route } from '../../http/route.ts';
 import type { Db } from '../../db/create-db.ts';
+import { BoundedCache } from '../../http/bounded-cache.ts';
 import { nowMicros, parseRfc3339, toRfc3339 } from '../../db/time.ts';
 import { listRecords, rangeStableUntil, type RecordTable } from './data-quality.repository.ts';
 import { AdAggregationSchema, AdStatSchema, AzureAggregationSchema, AzureStatSchema, rangeEnvelope, toWireRecord } from './data-quality.schema.ts';
@@ -46,31 +47,26 @@ async function page(db: Parameters<typeof listRecords>[0], table: RecordTable, p
  * A platform page as JSON text. The part after `start`/`end` is kept per (table, query string) while
  * the table is unchanged (src/db/data-versions.ts) and, when the range follows the clock (no `end`),
  * until the record set of the sliding range could change (rangeStableUntil); `start`/`end` are
- * rendered for each request. Bounded; the oldest entry goes first.
+ * rendered for each request. Bounded to a quarter of --response-cache-mb; the oldest entry goes first.
  */
-const pageCaches = new WeakMap<Db, Map<string, { snapshot: string; stableUntil: number; rest: Buffer }>>();
-const PAGE_CACHE_MAX = 256;
-const PAGE_CACHE_MAX_BYTES = 4 * 1024 * 1024;
+type KeptPage = { snapshot: string; stableUntil: number; rest: Buffer };
+const pageCaches = new WeakMap<Db, BoundedCache<KeptPage>>();
 
-async function platformPage(db: Db, table: RecordTable, parsed: ParsedQuery, rawQuery: string, keep: boolean): Promise<Buffer> {
+async function platformPage(db: Db, table: RecordTable, parsed: ParsedQuery, rawQuery: string, keepMb: number): Promise<Buffer> {
   const range = timeRange(parsed);
   const head = Buffer.from(`{"start":${JSON.stringify(toRfc3339(range.start))},"end":${JSON.stringify(toRfc3339(range.end))},`);
-  const usable = keep && db.versions.usable();
+  const usable = keepMb > 0 && db.versions.usable();
   const snapshot = db.versions.snapshot([table]);
   const key = `${table} ${rawQuery}`;
   let pageCache = pageCaches.get(db);
-  if (!pageCache) pageCaches.set(db, (pageCache = new Map()));
+  if (!pageCache) pageCaches.set(db, (pageCache = new BoundedCache<KeptPage>(keepMb * 1024 * 1024, (p) => p.rest.length)));
   const hit = usable ? pageCache.get(key) : undefined;
   if (hit && hit.snapshot === snapshot && nowMicros() < hit.stableUntil) return Buffer.concat([head, hit.rest]);
   const clocked = parsed.params.end === undefined;
   const stableUntil = clocked ? await rangeStableUntil(db.kysely, table, range, parsed.params.start === undefined ? THIRTY_DAYS : null) : Infinity;
   const { rows, count } = await listRecords(db.kysely, table, statsQuery, parsed, range);
   const rest = Buffer.from(JSON.stringify({ count, skip: parsed.skip, limit: parsed.limit, data: rows.map(toWireRecord) }).slice(1));
-  if (usable && rest.length <= PAGE_CACHE_MAX_BYTES) {
-    pageCache.delete(key);
-    if (pageCache.size >= PAGE_CACHE_MAX) pageCache.delete(pageCache.keys().next().value as string);
-    pageCache.set(key, { snapshot, stableUntil, rest });
-  }
+  if (usable) pageCache.set(key, { snapshot, stableUntil, rest });
   return Buffer.concat([head, rest]);
 }
 
@@ -97,7 +93,7 @@ export const dataQualityRoutes = [
       // validates the whole body on every answer. The mapper already emits the exact shape.
       const q = request.url.indexOf('?');
       const { db, config } = request.server;
-      const body = await platformPage(db, table, request.parsedQuery, q < 0 ? '' : request.url.slice(q + 1), config.responseCacheMb > 0);
+      const body = await platformPage(db, table, request.parsedQuery, q < 0 ? '' : request.url.slice(q + 1), config.responseCacheMb / 4);
       return reply.type('application/json; charset=utf-8').send(body);
     },
   }),

@@ -35,7 +35,7 @@ export const jobClientRoutes = [
       const clientId = await checkIn(request);
       const q = request.url.indexOf('?');
       const { db, config } = request.server;
-      const answer = await availableAnswer(db, clientId, request.parsedQuery, q < 0 ? '' : request.url.slice(q + 1), config.responseCacheMb > 0);
+      const answer = await availableAnswer(db, clientId, request.parsedQuery, q < 0 ? '' : request.url.slice(q + 1), config.responseCacheMb / 4);
       reply.header('etag', answer.etag).header('cache-control', 'private, no-cache');
       if (matchesIfNoneMatch(request.headers['if-none-match'], answer.etag)) return reply.code(304).send();
       // Serialised by availableBody (and kept): the schema's OU/domain unions are slow in fast-json-stringify.

@@ -1,0 +1,22 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { BoundedCache } from './bounded-cache.ts';
+
+test('bounded cache: holds at most its bytes, oldest out first, oversized entries not kept, re-set recounted', () => {
+  const cache = new BoundedCache<string>(800, (v) => v.length); // an entry may take up to 100 bytes
+  for (let i = 0; i < 10; i++) cache.set(`k${i}`, 'x'.repeat(98)); // 100 bytes each with the key
+  assert.equal(cache.size, 8);
+  assert.equal(cache.get('k0'), undefined);
+  assert.equal(cache.get('k1'), undefined);
+  assert.equal(cache.get('k9')?.length, 98);
+  cache.set('big', 'x'.repeat(200));
+  assert.equal(cache.get('big'), undefined, 'larger than an eighth of the bound');
+  assert.equal(cache.size, 8);
+  // Setting a key again replaces it and counts the new size: after shrinking k9, one more fits.
+  cache.set('k9', 'y');
+  cache.set('k10', 'x'.repeat(94)); // 97 bytes: exactly what k9 gave back
+  assert.equal(cache.size, 9);
+  assert.equal(cache.get('k9'), 'y');
+  cache.delete('k9');
+  assert.equal(cache.get('k9'), undefined);
+});
