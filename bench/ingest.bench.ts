@@ -1,9 +1,9 @@
 /**
- * Ingest benchmark: `npm run bench -- ingest [--users N] [--database sqlite|postgres] [--parallel-parse]`
+ * Ingest benchmark: `npm run bench -- ingest [--users N] [--database sqlite|postgres] [--parallel-parse] [--label L]`
  * Generates SharpHound files for N users (bench/sharphound-generate.ts, cached in bench/.data/),
  * migrates a fresh database, then times `scent import` in its own process: elements/s as the CLI
  * reports it (ingest only, analysis excluded), wall time, CPU time, and peak RSS (VmHWM of the
- * process). Results: bench/results/ingest-<date>-<database>-<users>.{json,md}.
+ * process). Results: bench/results/ingest-<date>-<database>-<users>[-<label>].{json,md}.
  * PostgreSQL: SCENT_BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/test), fresh schema.
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -99,7 +99,8 @@ export async function run(args: string[]): Promise<void> {
     await client.end();
   }
   mkdirSync(RESULTS, { recursive: true });
-  const stem = join(RESULTS, `ingest-${result.date.slice(0, 10)}-${database}-${users}${result.parallelParse ? '-parallel-parse' : ''}`);
+  const label = arg(args, 'label', ''); // e.g. --label before: a run that must not replace the day's file
+  const stem = join(RESULTS, `ingest-${result.date.slice(0, 10)}-${database}-${users}${result.parallelParse ? '-parallel-parse' : ''}${label ? `-${label}` : ''}`);
   writeFileSync(`${stem}.json`, `${JSON.stringify(result, null, 2)}\n`);
   writeFileSync(`${stem}.md`, [
     `# Ingest: ${database}, ${users} users (${result.inputMb} MB), ${result.date}`, '',
