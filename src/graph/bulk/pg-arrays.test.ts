@@ -23,9 +23,10 @@ test('array literals: shape', () => {
 });
 
 test(`array literals on ${DIALECT}: PostgreSQL reads back exactly the values`, { skip: DIALECT !== 'postgres' && 'PostgreSQL only' }, async () => {
-  if (db.bulk.dialect !== 'postgres') return;
+  const bulk = db.bulk;
+  if (bulk.dialect !== 'postgres') return;
   const read = async (literal: string, type: string) =>
-    (await db.bulk.pool.query<{ a: unknown[] }>(`select $1::${type}[] as a`, [literal])).rows[0].a;
+    (await bulk.pool.query<{ a: unknown[] }>(`select $1::${type}[] as a`, [literal])).rows[0].a;
   assert.deepEqual(await read(textArray([...TEXTS, null]), 'text'), [...TEXTS, null]);
   assert.deepEqual(await read(nonNullTextArray(TEXTS), 'text'), TEXTS);
   assert.deepEqual((await read(intArray([1, 9007199254740991]), 'bigint')).map(String), ['1', '9007199254740991']);
