@@ -83,7 +83,9 @@ function serveArgs(url: string, port: number): string[] {
 }
 
 async function startApp(url: string): Promise<{ child: ChildProcess; base: string }> {
-  const child = spawn(process.execPath, serveArgs(url, 0), { stdio: ['ignore', 'pipe', 'inherit'] });
+  // SCENT_BENCH_CPU_PROF=DIR: the server writes a V8 CPU profile there when it stops (for `--only` runs).
+  const profile = process.env.SCENT_BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.SCENT_BENCH_CPU_PROF}`] : [];
+  const child = spawn(process.execPath, [...profile, ...serveArgs(url, 0)], { stdio: ['ignore', 'pipe', 'inherit'] });
   for await (const line of createInterface({ input: child.stdout! })) {
     const m = /serving the BloodHound v2 API at (http:\/\/\S+)/.exec(line);
     if (m) {

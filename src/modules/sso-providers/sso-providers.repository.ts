@@ -1,22 +1,9 @@
 import type { Kysely } from 'kysely';
-import type { Database, OidcProviderRow, SsoProviderRow } from '../../db/database.ts';
+import type { Database, OidcProviderRow, SsoProviderRow, UserRow } from '../../db/database.ts';
 import { nowMicros } from '../../db/time.ts';
 import type { SsoConfig } from './sso-providers.schema.ts';
 
 type Q = Kysely<Database>;
-
-export async function findProvider(db: Q, id: number) {
-  return db.selectFrom('sso_providers').selectAll().where('id', '=', id).executeTakeFirst();
-}
-
-export async function nameOrSlugTaken(db: Q, name: string, slug: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('sso_providers')
-    .select('id')
-    .where((eb) => eb.or([eb('name', '=', name), eb('slug', '=', slug)]))
-    .executeTakeFirst();
-  return row !== undefined;
-}
 
 export async function roleExists(db: Q, id: number): Promise<boolean> {
   return (await db.selectFrom('roles').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
@@ -40,13 +27,18 @@ export async function insertOidcProvider(
     .executeTakeFirstOrThrow();
 }
 
-export async function usersOfProvider(db: Q, id: number) {
-  return db.selectFrom('users').selectAll().where('sso_provider_id', '=', id).orderBy('principal_name').execute();
+/** Whether the provider exists, and its users by principal name: one statement. */
+export async function providerUsers(db: Q, id: number): Promise<{ found: boolean; users: UserRow[] }> {
+  const rows = await db.selectFrom('sso_providers').leftJoin('users', 'users.sso_provider_id', 'sso_providers.id')
+    .selectAll('users').select('sso_providers.id as provider_id')
+    .where('sso_providers.id', '=', id).orderBy('users.principal_name').execute();
+  const users = rows.filter((r) => r.id !== null).map(({ provider_id: _p, ...user }) => user as UserRow);
+  return { found: rows.length > 0, users };
 }
 
-/** Deletes the provider (its OIDC row cascades) and detaches its users. */
-export async function deleteProvider(db: Q, id: number): Promise<void> {
-  await db.updateTable('users').set({ sso_provider_id: null, updated_at: nowMicros() }).where('sso_provider_id', '=', id).execute();
+/** Deletes the provider (its OIDC row cascades) and detaches its users (when it has any). */
+export async function deleteProvider(db: Q, id: number, hasUsers: boolean): Promise<void> {
+  if (hasUsers) await db.updateTable('users').set({ sso_provider_id: null, updated_at: nowMicros() }).where('sso_provider_id', '=', id).execute();
   await db.deleteFrom('sso_providers').where('id', '=', id).execute();
 }
 
