@@ -36,6 +36,14 @@ export async function providerUsers(db: Q, id: number): Promise<{ found: boolean
   return { found: rows.length > 0, users };
 }
 
+/** Deletes the provider when no user is linked to it (one atomic statement); whether it did. */
+export async function deleteProviderWithoutUsers(db: Q, id: number): Promise<boolean> {
+  const row = await db.deleteFrom('sso_providers').where('id', '=', id)
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('users').select('users.id').where('users.sso_provider_id', '=', id))))
+    .returning('id').executeTakeFirst();
+  return row !== undefined;
+}
+
 /** Deletes the provider (its OIDC row cascades) and detaches its users (when it has any). */
 export async function deleteProvider(db: Q, id: number, hasUsers: boolean): Promise<void> {
   if (hasUsers) await db.updateTable('users').set({ sso_provider_id: null, updated_at: nowMicros() }).where('sso_provider_id', '=', id).execute();

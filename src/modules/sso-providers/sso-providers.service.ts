@@ -5,7 +5,7 @@ import type { Principal } from '../../auth/principal.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import { hydrateUsers } from '../users/users.repository.ts';
 import {
-  deleteProvider, insertOidcProvider, providerUsers, roleExists,
+  deleteProvider, deleteProviderWithoutUsers, insertOidcProvider, providerUsers, roleExists,
 } from './sso-providers.repository.ts';
 import { SSO_TYPE, normaliseConfig, slugFor, toWireOidc, type CreateOidcBody } from './sso-providers.schema.ts';
 
@@ -35,16 +35,19 @@ export async function createOidcProvider(db: Db, body: CreateOidcBody) {
 }
 
 /**
- * Deletes a provider in one transaction: its users stay, lose the link and their sessions.
- * Returns those users as they were before the delete.
+ * Deletes a provider: its users stay, lose the link and their sessions. Returns those users as they
+ * were before the delete. A provider nobody signs in with (the usual case) goes in one statement;
+ * otherwise one transaction reads, unlinks, revokes and deletes.
  */
 export async function deleteSsoProvider(db: Db, caller: Principal, id: number) {
+  // The caller's own provider exists (users.sso_provider_id references it), so this 409 can come first.
+  if (caller.kind === 'user' && caller.user.sso_provider_id === id) {
+    throw conflict('user may not delete their own SSO auth provider');
+  }
+  if (await deleteProviderWithoutUsers(db.kysely, id)) return [];
   return db.kysely.transaction().execute(async (trx) => {
     const { found, users } = await providerUsers(trx, id);
     if (!found) throw notFound();
-    if (caller.kind === 'user' && caller.user.sso_provider_id === id) {
-      throw conflict('user may not delete their own SSO auth provider');
-    }
     const affected = await hydrateUsers(trx, users);
     await revokeSessions(trx, { userIds: users.map((u) => u.id) });
     await deleteProvider(trx, id, users.length > 0);
