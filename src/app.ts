@@ -11,6 +11,7 @@ import { registerGracefulClose, registerRequestContext } from './http/prefer.ts'
 import { registerJsonBody } from './http/json-body.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
 import { registerResponseCache } from './http/response-cache.ts';
+import { learnForeignKeyActions } from './db/data-versions.ts';
 import { parseQuery, querystringSchema, type CompiledQuery } from './http/query/index.ts';
 import { toArray, type Access, type Route } from './http/route.ts';
 import { validatorCompiler } from './http/validation.ts';
@@ -136,6 +137,7 @@ export async function buildApp({ config, db, extraRoutes = [] }: AppOptions): Pr
   registerErrorHandling(app, allowedMethods);
   registerRateLimit(app, config.rateLimit);
   registerSignedRequests(app);
+  await learnForeignKeyActions(db.versions, db.kysely, db.dialect);
   registerResponseCache(app, db.versions, config.responseCacheMb);
   if (config.edition === 'enterprise') registerScheduler(app, db, config.schedulerInterval);
   registerIngestWorker(app, db, config.ingestInterval);

@@ -1,5 +1,6 @@
 import type SQLite from 'better-sqlite3';
 import pg from 'pg';
+import { sql, type Kysely } from 'kysely';
 
 /**
  * Data versions: a counter per table, bumped whenever a committed write may have changed it, so
@@ -47,6 +48,34 @@ export class DataVersions {
 
   bump(table: string): void {
     this.tables.set(table, (this.tables.get(table) ?? 0) + 1);
+    for (const child of this.cascades.get(table) ?? []) this.tables.set(child, (this.tables.get(child) ?? 0) + 1);
+  }
+
+  /**
+   * Tables a write to a table may change through foreign-key actions (ON DELETE / UPDATE CASCADE,
+   * SET NULL, SET DEFAULT), transitively: a statement's SQL names only the table it writes.
+   */
+  private cascades = new Map<string, string[]>();
+
+  setForeignKeyActions(references: ReadonlyArray<{ parent: string; child: string }>): void {
+    const direct = new Map<string, Set<string>>();
+    for (const { parent, child } of references) {
+      if (!direct.has(parent)) direct.set(parent, new Set());
+      direct.get(parent)!.add(child);
+    }
+    this.cascades.clear();
+    for (const parent of direct.keys()) {
+      const reached = new Set<string>();
+      const stack = [...direct.get(parent)!];
+      while (stack.length) {
+        const t = stack.pop()!;
+        if (reached.has(t)) continue;
+        reached.add(t);
+        stack.push(...(direct.get(t) ?? []));
+      }
+      reached.delete(parent);
+      this.cascades.set(parent, [...reached]);
+    }
   }
 
   bumpAll(): void {
@@ -253,4 +282,27 @@ export function trackPgClient(query: Query, versions: DataVersions): Query {
       }
     }
   };
+}
+
+/**
+ * Reads the schema's foreign keys with a row-changing action into `versions` (see
+ * setForeignKeyActions). Called once the schema is migrated (buildApp).
+ */
+export async function learnForeignKeyActions(versions: DataVersions, db: Kysely<any>, dialect: 'sqlite' | 'postgres'): Promise<void> {
+  const references: Array<{ parent: string; child: string }> = [];
+  if (dialect === 'postgres') {
+    const { rows } = await sql<{ parent: string; child: string; del: string; upd: string }>`
+      select p.relname as parent, c.relname as child, k.confdeltype as del, k.confupdtype as upd
+      from pg_constraint k join pg_class c on c.oid = k.conrelid join pg_class p on p.oid = k.confrelid
+      where k.contype = 'f' and k.connamespace = current_schema()::regnamespace`.execute(db);
+    for (const r of rows) if ('cnd'.includes(r.del) || 'cnd'.includes(r.upd)) references.push({ parent: r.parent, child: r.child });
+  } else {
+    const { rows: tables } = await sql<{ name: string }>`select name from sqlite_master where type = 'table'`.execute(db);
+    for (const { name } of tables) {
+      const { rows } = await sql<{ table: string; on_update: string; on_delete: string }>`select * from pragma_foreign_key_list(${name})`.execute(db);
+      const acts = (a: string) => /^(CASCADE|SET NULL|SET DEFAULT)$/i.test(a);
+      for (const r of rows) if (acts(r.on_delete) || acts(r.on_update)) references.push({ parent: r.table, child: name });
+    }
+  }
+  versions.setForeignKeyActions(references);
 }
