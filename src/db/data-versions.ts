@@ -47,6 +47,7 @@ export class DataVersions {
   }
 
   bump(table: string): void {
+    if (this.cascadesUnknown) return this.bumpAll();
     this.tables.set(table, (this.tables.get(table) ?? 0) + 1);
     for (const child of this.cascades.get(table) ?? []) this.tables.set(child, (this.tables.get(child) ?? 0) + 1);
   }
@@ -56,8 +57,11 @@ export class DataVersions {
    * SET NULL, SET DEFAULT), transitively: a statement's SQL names only the table it writes.
    */
   private cascades = new Map<string, string[]>();
+  /** Until the schema's foreign keys are known, any write counts as a change of everything. */
+  private cascadesUnknown = true;
 
   setForeignKeyActions(references: ReadonlyArray<{ parent: string; child: string }>): void {
+    this.cascadesUnknown = false;
     const direct = new Map<string, Set<string>>();
     for (const { parent, child } of references) {
       if (!direct.has(parent)) direct.set(parent, new Set());
@@ -286,9 +290,18 @@ export function trackPgClient(query: Query, versions: DataVersions): Query {
 
 /**
  * Reads the schema's foreign keys with a row-changing action into `versions` (see
- * setForeignKeyActions). Called once the schema is migrated (buildApp).
+ * setForeignKeyActions). Called once the schema is migrated (buildApp); until it succeeds every write
+ * counts as a change of everything.
  */
 export async function learnForeignKeyActions(versions: DataVersions, db: Kysely<any>, dialect: 'sqlite' | 'postgres'): Promise<void> {
+  try {
+    versions.setForeignKeyActions(await foreignKeyActions(db, dialect));
+  } catch {
+    // Database unreachable at start-up: every write keeps counting as a change of everything.
+  }
+}
+
+async function foreignKeyActions(db: Kysely<any>, dialect: 'sqlite' | 'postgres') {
   const references: Array<{ parent: string; child: string }> = [];
   if (dialect === 'postgres') {
     const { rows } = await sql<{ parent: string; child: string; del: string; upd: string }>`
@@ -304,5 +317,5 @@ export async function learnForeignKeyActions(versions: DataVersions, db: Kysely<
       for (const r of rows) if (acts(r.on_delete) || acts(r.on_update)) references.push({ parent: r.table, child: name });
     }
   }
-  versions.setForeignKeyActions(references);
+  return references;
 }
