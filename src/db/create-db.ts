@@ -4,7 +4,7 @@ import pg from 'pg';
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Database } from './database.ts';
-import { deadlineGuardedPool, sqliteDeadlineCheck } from './deadline.ts';
+import { deadlineCheckedPrepare, deadlineGuardedPool } from './deadline.ts';
 import { ScopedPostgresDialect } from './pg-introspector.ts';
 import { DataVersions, trackPgClient, trackSqliteWrites } from './data-versions.ts';
 
@@ -66,7 +66,7 @@ function openSqlite(path: string, options: DbOptions): Db {
   versions.watchSqlite(raw);
   const tracked = trackSqliteWrites(raw, versions, (source) => raw.prepare(source));
   const kysely = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: trackSqliteWrites(raw, versions, sqliteDeadlineCheck(raw).prepare) }),
+    dialect: new SqliteDialect({ database: trackSqliteWrites(raw, versions, deadlineCheckedPrepare(raw)) }),
     log: options.log,
   });
   const ping = raw.prepare('select 1');

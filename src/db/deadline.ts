@@ -53,12 +53,12 @@ export function throwIfPastDeadline(): void {
 const STATEMENT_CACHE_SIZE = 500;
 
 /**
- * Wraps better-sqlite3 so that each statement checks the deadline before it starts, and caches
- * prepared statements by their SQL text (Kysely prepares on every execution).
+ * better-sqlite3's `prepare` with a deadline check before each statement starts, and prepared
+ * statements cached by their SQL text (Kysely prepares on every execution).
  */
-export function sqliteDeadlineCheck(raw: SQLite.Database): SQLite.Database {
+export function deadlineCheckedPrepare(raw: SQLite.Database): (source: string) => SQLite.Statement {
   const cache = new Map<string, SQLite.Statement>();
-  const prepare = (source: string): SQLite.Statement => {
+  return (source: string): SQLite.Statement => {
     throwIfPastDeadline();
     const hit = cache.get(source);
     if (hit && !hit.busy) return hit;
@@ -69,13 +69,6 @@ export function sqliteDeadlineCheck(raw: SQLite.Database): SQLite.Database {
     }
     return stmt;
   };
-  return new Proxy(raw, {
-    get(target, prop, receiver) {
-      if (prop === 'prepare') return prepare;
-      const value = Reflect.get(target, prop, receiver);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
 }
 
 type PoolClient = pg.PoolClient & { processID?: number };

@@ -6,6 +6,7 @@
  */
 import { sql, type Kysely } from 'kysely';
 import { isPostgres } from './portable.ts';
+import { up as restoreUnnamedFunction } from './0009-change-notifications.ts';
 
 export async function up(db: Kysely<any>): Promise<void> {
   if (!isPostgres(db)) return;
@@ -20,10 +21,5 @@ export async function up(db: Kysely<any>): Promise<void> {
 export async function down(db: Kysely<any>): Promise<void> {
   if (!isPostgres(db)) return;
   await sql`drop trigger if exists scent_notify_change_narrow on clients`.execute(db);
-  await sql`
-    create or replace function scent_notify_change() returns trigger language plpgsql as $$
-    begin
-      perform pg_notify('scent_changes', tg_table_schema || '.' || tg_table_name);
-      return null;
-    end $$`.execute(db);
+  await restoreUnnamedFunction(db); // 0009's function, without the argument
 }

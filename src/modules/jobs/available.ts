@@ -132,27 +132,9 @@ export async function availableJobs(db: Q, clientId: string, parsed: ParsedQuery
   return rows.map((r) => toWireJob(r, [], h));
 }
 
-/**
- * Bodies already built, by (client, ETag). The ETag's material determines the body (see above), so a
- * client that polls again without If-None-Match gets the same bytes without the rows being read,
- * hydrated and serialised again. Bounded; the oldest entry goes first.
- */
-const bodyCache = new WeakMap<Q, Map<string, string>>();
-const BODY_CACHE_MAX = 2_000;
-const BODY_CACHE_MAX_BYTES = 256 * 1024;
-
+/** The answer's bytes (serialised here: the schema's OU/domain unions are slow in fast-json-stringify). */
 export async function availableBody(db: Q, clientId: string, parsed: ParsedQuery, plan: AvailablePlan): Promise<string> {
-  let cache = bodyCache.get(db);
-  if (!cache) bodyCache.set(db, (cache = new Map()));
-  const key = `${clientId} ${plan.etag}`;
-  const hit = cache.get(key);
-  if (hit !== undefined) return hit;
-  const body = JSON.stringify({ data: await availableJobs(db, clientId, parsed, plan) });
-  if (body.length <= BODY_CACHE_MAX_BYTES) {
-    if (cache.size >= BODY_CACHE_MAX) cache.delete(cache.keys().next().value as string);
-    cache.set(key, body);
-  }
-  return body;
+  return JSON.stringify({ data: await availableJobs(db, clientId, parsed, plan) });
 }
 
 /**
