@@ -5,6 +5,7 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/create-db.ts';
 import type { Database, UserRow } from '../db/database.ts';
 import { prepared } from '../db/prepared.ts';
+import { VersionedCache } from '../http/bounded-cache.ts';
 import { nowMicros } from '../db/time.ts';
 import { ApiError, Messages, unauthorized } from '../http/errors.ts';
 import type { Principal } from './principal.ts';
@@ -114,29 +115,29 @@ async function verifiedClaims(db: Db, config: Config, token: string): Promise<JW
  * entry) and while the session has not expired. Saves the session read on each request.
  */
 const PRINCIPAL_TABLES = ['sessions', 'users', 'users_roles'] as const;
-const principals = new WeakMap<Db, Map<string, { principal: Principal; expiresAt: number; snapshot: string }>>();
+const principals = new WeakMap<Db, VersionedCache<Principal>>();
+/** About 10,000 principals (each counted as 1 kB). */
+const PRINCIPALS_BYTES = VERIFIED_MAX * 1024;
+
+function principalCache(db: Db): VersionedCache<Principal> {
+  let cache = principals.get(db);
+  if (!cache) principals.set(db, (cache = new VersionedCache<Principal>(db.versions, PRINCIPALS_BYTES, () => 1024)));
+  return cache;
+}
 
 /** The principal of a bearer token from the cache, when it is known and still current. */
 export function cachedBearer(db: Db, token: string): Principal | undefined {
-  if (!db.versions.usable()) return undefined;
-  const hit = principals.get(db)?.get(token);
-  if (hit && hit.snapshot === db.versions.snapshot(PRINCIPAL_TABLES) && hit.expiresAt > nowMicros()) return hit.principal;
-  return undefined;
+  return principalCache(db).get(token, PRINCIPAL_TABLES);
 }
 
 /** Verifies a bearer JWT and its live session; returns the principal or throws 401/403. */
 export async function verifyBearer(db: Db, config: Config, token: string): Promise<Principal> {
-  const known = cachedBearer(db, token);
+  const cache = principalCache(db);
+  const known = cache.get(token, PRINCIPAL_TABLES);
   if (known) return known;
-  let cache = principals.get(db);
-  if (!cache) principals.set(db, (cache = new Map()));
-  const usable = db.versions.usable();
-  const snapshot = usable ? db.versions.snapshot(PRINCIPAL_TABLES) : '';
+  const keep = cache.prepare(token, PRINCIPAL_TABLES);
   const { principal, expiresAt } = await readPrincipal(db, config, token);
-  if (usable) {
-    if (cache.size >= VERIFIED_MAX) cache.delete(cache.keys().next().value as string);
-    cache.set(token, { principal, expiresAt, snapshot });
-  }
+  keep(principal, expiresAt);
   return principal;
 }
 

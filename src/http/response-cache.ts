@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, RouteOptions } from 'fastify';
 import type { Database } from '../db/database.ts';
 import type { DataVersions } from '../db/data-versions.ts';
-import { BoundedCache } from './bounded-cache.ts';
+import { VersionedCache } from './bounded-cache.ts';
 import { toArray } from './route.ts';
 
 /**
@@ -26,12 +26,12 @@ declare module 'fastify' {
     cache?: CacheSpec;
   }
   interface FastifyRequest {
-    cacheFill: { key: string; snapshot: string } | null;
+    /** Keeps this request's answer (set by the lookup on a miss). */
+    cacheFill: ((entry: { body: Buffer; contentType: string }) => void) | null;
   }
 }
 
 interface Entry {
-  snapshot: string;
   body: Buffer;
   contentType: string;
 }
@@ -40,31 +40,27 @@ interface Entry {
 export function registerResponseCache(app: FastifyInstance, versions: DataVersions, maxMb: number): void {
   app.decorateRequest('cacheFill', null);
   if (maxMb <= 0) return;
-  const cache = new BoundedCache<Entry>(maxMb * 1024 * 1024, (e) => e.body.length);
+  const cache = new VersionedCache<Entry>(versions, maxMb * 1024 * 1024, (e) => e.body.length);
   app.addHook('onRoute', (options: RouteOptions) => {
     const spec = options.config?.cache;
     if (!spec) return;
     const methods = Array.isArray(options.method) ? options.method : [options.method];
     if (methods.some((m) => m !== 'GET' && m !== 'HEAD')) throw new Error(`route ${options.url}: only GET answers can be cached`);
     const lookup = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
-      if (!versions.usable()) return done();
       const key = `${request.method} ${spec.scope ? spec.scope(request) : ''} ${request.url}`;
-      const snapshot = versions.snapshot(spec.reads);
-      const hit = cache.get(key);
-      if (hit && hit.snapshot === snapshot) {
+      const hit = cache.get(key, spec.reads);
+      if (hit) {
         reply.type(hit.contentType).send(hit.body); // answered: done() is not called
         return;
       }
-      request.cacheFill = { key, snapshot };
+      request.cacheFill = cache.prepare(key, spec.reads);
       done();
     };
     const fill = (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void) => {
-      const f = request.cacheFill;
-      if (f && reply.statusCode === 200 && (typeof payload === 'string' || Buffer.isBuffer(payload))) {
+      const keep = request.cacheFill;
+      if (keep && reply.statusCode === 200 && (typeof payload === 'string' || Buffer.isBuffer(payload))) {
         const contentType = reply.getHeader('content-type');
-        if (typeof contentType === 'string') {
-          cache.set(f.key, { snapshot: f.snapshot, body: Buffer.isBuffer(payload) ? payload : Buffer.from(payload), contentType });
-        }
+        if (typeof contentType === 'string') keep({ body: Buffer.isBuffer(payload) ? payload : Buffer.from(payload), contentType });
       }
       done(null, payload);
     };

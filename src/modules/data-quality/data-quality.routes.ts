@@ -4,7 +4,7 @@ import { badRequest } from '../../http/errors.ts';
 import { defineQuery, type ParsedQuery } from '../../http/query/index.ts';
 import { route } from '../../http/route.ts';
 import type { Db } from '../../db/create-db.ts';
-import { BoundedCache } from '../../http/bounded-cache.ts';
+import { VersionedCache } from '../../http/bounded-cache.ts';
 import { nowMicros, parseRfc3339, toRfc3339 } from '../../db/time.ts';
 import { listRecords, rangeStableUntil, type RecordTable } from './data-quality.repository.ts';
 import { AdAggregationSchema, AdStatSchema, AzureAggregationSchema, AzureStatSchema, rangeEnvelope, toWireRecord } from './data-quality.schema.ts';
@@ -49,24 +49,22 @@ async function page(db: Parameters<typeof listRecords>[0], table: RecordTable, p
  * until the record set of the sliding range could change (rangeStableUntil); `start`/`end` are
  * rendered for each request. Bounded to a quarter of --response-cache-mb; the oldest entry goes first.
  */
-type KeptPage = { snapshot: string; stableUntil: number; rest: Buffer };
-const pageCaches = new WeakMap<Db, BoundedCache<KeptPage>>();
+const pageCaches = new WeakMap<Db, VersionedCache<Buffer>>();
 
 async function platformPage(db: Db, table: RecordTable, parsed: ParsedQuery, rawQuery: string, keepMb: number): Promise<Buffer> {
   const range = timeRange(parsed);
   const head = Buffer.from(`{"start":${JSON.stringify(toRfc3339(range.start))},"end":${JSON.stringify(toRfc3339(range.end))},`);
-  const usable = keepMb > 0 && db.versions.usable();
-  const snapshot = db.versions.snapshot([table]);
+  let pages = pageCaches.get(db);
+  if (!pages) pageCaches.set(db, (pages = new VersionedCache<Buffer>(db.versions, keepMb * 1024 * 1024, (rest) => rest.length)));
   const key = `${table} ${rawQuery}`;
-  let pageCache = pageCaches.get(db);
-  if (!pageCache) pageCaches.set(db, (pageCache = new BoundedCache<KeptPage>(keepMb * 1024 * 1024, (p) => p.rest.length)));
-  const hit = usable ? pageCache.get(key) : undefined;
-  if (hit && hit.snapshot === snapshot && nowMicros() < hit.stableUntil) return Buffer.concat([head, hit.rest]);
+  const kept = keepMb > 0 ? pages.get(key, [table]) : undefined;
+  if (kept) return Buffer.concat([head, kept]);
+  const keep = pages.prepare(key, [table]);
   const clocked = parsed.params.end === undefined;
   const stableUntil = clocked ? await rangeStableUntil(db.kysely, table, range, parsed.params.start === undefined ? THIRTY_DAYS : null) : Infinity;
   const { rows, count } = await listRecords(db.kysely, table, statsQuery, parsed, range);
   const rest = Buffer.from(JSON.stringify({ count, skip: parsed.skip, limit: parsed.limit, data: rows.map(toWireRecord) }).slice(1));
-  if (usable) pageCache.set(key, { snapshot, stableUntil, rest });
+  if (keepMb > 0) keep(rest, stableUntil);
   return Buffer.concat([head, rest]);
 }
 

@@ -16,7 +16,7 @@ import { createHash } from 'node:crypto';
 import { sql, type CompiledQuery, type Kysely } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { Db } from '../../db/create-db.ts';
-import { BoundedCache } from '../../http/bounded-cache.ts';
+import { VersionedCache } from '../../http/bounded-cache.ts';
 import { nowMicros } from '../../db/time.ts';
 import { applyFilters, applySort, type ParsedQuery } from '../../http/query/index.ts';
 import { JobStatus } from './job-status.ts';
@@ -143,36 +143,33 @@ export async function availableBody(db: Q, clientId: string, parsed: ParsedQuery
  * falls due: with both fixed, the stamp above cannot change. A poll that hits it reads nothing.
  */
 const ANSWER_READS = ['client_jobs', 'clients', 'nodes'] as const;
-type KeptAnswer = { snapshot: string; dueAt: number; plan: AvailablePlan; body: string | null };
-const answers = new WeakMap<Db, BoundedCache<KeptAnswer>>();
+type KeptAnswer = { dueAt: number; plan: AvailablePlan; body: string | null };
+const answers = new WeakMap<Db, VersionedCache<KeptAnswer>>();
 /** What a kept answer is counted as before its body is built (the ETag, the plan). */
 const ANSWER_OVERHEAD = 256;
 
 /** `keepMb`: the memory for kept answers (0 = none). */
 export async function availableAnswer(db: Db, clientId: string, parsed: ParsedQuery, rawQuery: string, keepMb = 16) {
   let cache = answers.get(db);
-  if (!cache) answers.set(db, (cache = new BoundedCache<KeptAnswer>(keepMb * 1024 * 1024, (a) => ANSWER_OVERHEAD + (a.body?.length ?? 0))));
+  if (!cache) answers.set(db, (cache = new VersionedCache<KeptAnswer>(db.versions, keepMb * 1024 * 1024, (a) => ANSWER_OVERHEAD + (a.body?.length ?? 0))));
   const key = `${clientId} ${rawQuery}`;
-  const usable = keepMb > 0 && db.versions.usable();
-  const snapshot = db.versions.snapshot(ANSWER_READS);
-  let entry = usable ? cache.get(key) : undefined;
-  if (!entry || entry.snapshot !== snapshot || nowMicros() >= entry.dueAt) {
+  const keep = keepMb > 0 ? cache.prepare(key, ANSWER_READS) : () => {};
+  let entry = keepMb > 0 ? cache.get(key, ANSWER_READS) : undefined;
+  if (!entry) {
     const plan = await availableEtag(db.kysely, clientId, parsed, rawQuery);
     const next = await db.kysely.selectFrom('client_jobs').select((eb) => eb.fn.min<number>('execution_time').as('t'))
       .where('client_id', '=', clientId).where('status', '=', JobStatus.ready).where('execution_time', '>', plan.now)
       .executeTakeFirst();
-    entry = { snapshot, dueAt: next?.t == null ? Infinity : Number(next.t), plan, body: null };
-    if (usable) cache.set(key, entry);
+    entry = { dueAt: next?.t == null ? Infinity : Number(next.t), plan, body: null };
+    keep(entry, entry.dueAt);
   }
   const found = entry;
-  const kept = cache;
   return {
     etag: found.plan.etag,
     body: async () => {
       if (found.body === null) {
         found.body = await availableBody(db.kysely, clientId, parsed, found.plan);
-        // Counted again with its body (or dropped when it no longer fits).
-        if (usable && kept.get(key) === found) kept.set(key, found);
+        keep(found, found.dueAt); // counted again, with its body
       }
       return found.body;
     },
