@@ -27,6 +27,44 @@ test(`migrations run up, down and up again on ${DIALECT}`, async () => {
   }
 });
 
+test(`0012 swaps the users → sso_providers action and keeps every row that references users on ${DIALECT}`, async () => {
+  const db = await createEmptyTestDb();
+  try {
+    await migrateToLatest(db);
+    const k = db.kysely;
+    const stamp = { created_at: 1, updated_at: 1, deleted_at: null };
+    const { id: provider } = await k.insertInto('sso_providers').values({ name: 'p', slug: 'p', type: 2, config: '{}', ...stamp })
+      .returning('id').executeTakeFirstOrThrow();
+    await k.insertInto('users').values({ id: 'u1', principal_name: 'linked', sso_provider_id: provider, ...stamp } as never).execute();
+    const role = await k.selectFrom('roles').select('id').where('name', '=', 'User').executeTakeFirstOrThrow();
+    await k.insertInto('users_roles').values({ user_id: 'u1', role_id: role.id }).execute();
+    await k.insertInto('sessions').values({ id: 's1', user_id: 'u1', client_id: null, auth_method: 'secret', expires_at: 9, created_at: 1 }).execute();
+    const rows = async () => ({
+      users: await k.selectFrom('users').select(['id', 'sso_provider_id']).execute(),
+      roles: (await k.selectFrom('users_roles').selectAll().execute()).length,
+      sessions: (await k.selectFrom('sessions').selectAll().execute()).length,
+    });
+    const expected = { users: [{ id: 'u1', sso_provider_id: provider }], roles: 1, sessions: 1 };
+    const refused = (err: { code?: string }) => err.code === '23503' || err.code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+    await assert.rejects(k.deleteFrom('sso_providers').execute(), refused);
+    assert.deepEqual(await rows(), expected);
+
+    await migrations['0012-users-provider-no-action'].down!(k);
+    assert.deepEqual(await rows(), expected, 'rebuilding users (SQLite) deletes nothing that references it');
+    await assert.rejects(k.insertInto('users').values({ id: 'u2', principal_name: 'linked', ...stamp } as never).execute(), 'still unique');
+
+    await migrations['0012-users-provider-no-action'].up(k);
+    assert.deepEqual(await rows(), expected);
+    await assert.rejects(k.deleteFrom('sso_providers').execute(), refused);
+    if (DIALECT === 'sqlite') {
+      const plan = await sql<{ detail: string }>`explain query plan select id from users where sso_provider_id = 1`.execute(k);
+      assert.match(plan.rows.map((r) => r.detail).join(' '), /users_sso_provider_id/, 'its index is back');
+    }
+  } finally {
+    await db.close();
+  }
+});
+
 test('the database holds exactly the role → permission map of the code', async () => {
   const db = await createEmptyTestDb();
   try {

@@ -9,6 +9,7 @@ import * as m0007 from './0007-file-upload.ts';
 import * as m0008 from './0008-graph-write-speed.ts';
 import * as m0009 from './0009-change-notifications.ts';
 import * as m0011 from './0011-narrow-change-notifications.ts';
+import * as m0012 from './0012-users-provider-no-action.ts';
 
 /** Every migration, in order. Files are frozen once committed: add a new one instead of editing. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '0008-graph-write-speed': m0008,
   '0009-change-notifications': m0009,
   '0011-narrow-change-notifications': m0011,
+  '0012-users-provider-no-action': m0012,
 };

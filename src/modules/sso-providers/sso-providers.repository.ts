@@ -44,7 +44,19 @@ export async function deleteProviderWithoutUsers(db: Q, id: number): Promise<boo
   return row !== undefined;
 }
 
-/** Deletes the provider (its OIDC row cascades) and detaches its users (when it has any). */
+/**
+ * PostgreSQL: locks the provider row so that nobody links a user to it until the transaction ends (a
+ * user's insert or update takes a key-share lock on it). Whether it exists. SQLite: one writer at a time.
+ */
+export async function lockProvider(db: Q, id: number, dialect: 'sqlite' | 'postgres'): Promise<boolean> {
+  if (dialect === 'sqlite') return true;
+  return (await db.selectFrom('sso_providers').select('id').where('id', '=', id).forUpdate().executeTakeFirst()) !== undefined;
+}
+
+/**
+ * Deletes the provider (its OIDC row cascades) after detaching its users (when it has any): the
+ * database refuses to delete a provider a user still references (migration 0012).
+ */
 export async function deleteProvider(db: Q, id: number, hasUsers: boolean): Promise<void> {
   if (hasUsers) await db.updateTable('users').set({ sso_provider_id: null, updated_at: nowMicros() }).where('sso_provider_id', '=', id).execute();
   await db.deleteFrom('sso_providers').where('id', '=', id).execute();

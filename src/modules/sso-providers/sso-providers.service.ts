@@ -1,11 +1,11 @@
 import type { Db } from '../../db/create-db.ts';
-import { isUniqueViolation } from '../../db/errors.ts';
+import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.ts';
 import { revokeSessions } from '../../auth/sessions.ts';
 import type { Principal } from '../../auth/principal.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import { hydrateUsers } from '../users/users.repository.ts';
 import {
-  deleteProvider, deleteProviderWithoutUsers, insertOidcProvider, providerUsers, roleExists,
+  deleteProvider, deleteProviderWithoutUsers, insertOidcProvider, lockProvider, providerUsers, roleExists,
 } from './sso-providers.repository.ts';
 import { SSO_TYPE, normaliseConfig, slugFor, toWireOidc, type CreateOidcBody } from './sso-providers.schema.ts';
 
@@ -44,8 +44,14 @@ export async function deleteSsoProvider(db: Db, caller: Principal, id: number) {
   if (caller.kind === 'user' && caller.user.sso_provider_id === id) {
     throw conflict('user may not delete their own SSO auth provider');
   }
-  if (await deleteProviderWithoutUsers(db.kysely, id)) return [];
+  try {
+    if (await deleteProviderWithoutUsers(db.kysely, id)) return [];
+  } catch (err) {
+    // PostgreSQL: a user was linked to it while the statement ran; the transaction below unlinks them.
+    if (!isForeignKeyViolation(err)) throw err;
+  }
   return db.kysely.transaction().execute(async (trx) => {
+    if (!(await lockProvider(trx, id, db.dialect))) throw notFound();
     const { found, users } = await providerUsers(trx, id);
     if (!found) throw notFound();
     const affected = await hydrateUsers(trx, users);

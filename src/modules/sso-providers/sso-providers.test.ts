@@ -140,6 +140,27 @@ test('delete: a provider nobody uses returns an empty list (a JSON content type 
   assert.deepEqual(res.json(), { data: { affected_users: [] } });
 });
 
+test('delete: an unused provider leaves users and sessions unchanged, so cached sessions stay (migration 0012)', async () => {
+  const { data } = (await create(valid('Unused'))).json();
+  const auth = ['sessions', 'users', 'users_roles'] as const;
+  const before = t.db.versions.snapshot(auth);
+  assert.deepEqual((await remove(data.sso_provider_id)).json(), { data: { affected_users: [] } });
+  assert.equal(t.db.versions.snapshot(auth), before, 'no write to users (no ON DELETE SET NULL any more)');
+  assert.notEqual(t.db.versions.snapshot(['sso_providers', 'oidc_providers']), before);
+});
+
+test('delete: the database refuses to delete a provider a user still signs in with', async () => {
+  const { data } = (await create(valid('Referenced'))).json();
+  await createUser(t.db, { principalName: 'still-linked', email: null, roleName: 'User', ssoProviderName: 'Referenced' });
+  await assert.rejects(t.db.kysely.deleteFrom('sso_providers').where('id', '=', data.sso_provider_id).execute(),
+    (err: { code?: string }) => err.code === '23503' || err.code === 'SQLITE_CONSTRAINT_FOREIGNKEY');
+  const linked = await t.db.kysely.selectFrom('users').select('sso_provider_id').where('principal_name', '=', 'still-linked').executeTakeFirstOrThrow();
+  assert.equal(linked.sso_provider_id, data.sso_provider_id, 'nothing unlinked');
+  // Through the API the user is unlinked first, then the provider goes.
+  const res = await remove(data.sso_provider_id);
+  assert.deepEqual(res.json().data.affected_users.map((u: { principal_name: string }) => u.principal_name), ['still-linked']);
+});
+
 test('delete: your own provider is 409 and stays', async () => {
   const { data } = (await create(valid('Mine'))).json();
   const { token } = await t.login('Administrator', { ssoProviderName: 'Mine' });
