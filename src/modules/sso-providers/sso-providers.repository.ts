@@ -9,22 +9,29 @@ export async function roleExists(db: Q, id: number): Promise<boolean> {
   return (await db.selectFrom('roles').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
 }
 
+/**
+ * Inserts the provider and its OIDC row. PostgreSQL: one statement (the provider's insert is a CTE the
+ * OIDC insert reads), so both rows or neither without a transaction. SQLite: two statements; call it
+ * inside a transaction.
+ */
 export async function insertOidcProvider(
   db: Q,
+  dialect: 'sqlite' | 'postgres',
   input: { name: string; slug: string; type: number; config: SsoConfig; clientId: string; issuer: string },
 ): Promise<OidcProviderRow> {
   const now = nowMicros();
   const stamp = { created_at: now, updated_at: now, deleted_at: null };
-  const provider = await db
-    .insertInto('sso_providers')
-    .values({ name: input.name, slug: input.slug, type: input.type, config: JSON.stringify(input.config), ...stamp })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return db
-    .insertInto('oidc_providers')
-    .values({ sso_provider_id: provider.id, client_id: input.clientId, issuer: input.issuer, ...stamp })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const provider = { name: input.name, slug: input.slug, type: input.type, config: JSON.stringify(input.config), ...stamp };
+  const oidc = { client_id: input.clientId, issuer: input.issuer, ...stamp };
+  if (dialect === 'postgres') {
+    return db.with('provider', (q) => q.insertInto('sso_providers').values(provider).returning('id'))
+      .insertInto('oidc_providers')
+      .values((eb) => ({ sso_provider_id: eb.selectFrom('provider').select('provider.id'), ...oidc }))
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  }
+  const { id } = await db.insertInto('sso_providers').values(provider).returning('id').executeTakeFirstOrThrow();
+  return db.insertInto('oidc_providers').values({ sso_provider_id: id, ...oidc }).returningAll().executeTakeFirstOrThrow();
 }
 
 /** Whether the provider exists, and its users by principal name: one statement. */

@@ -17,16 +17,21 @@ export async function createOidcProvider(db: Db, body: CreateOidcBody) {
   if (!body.client_id.trim()) throw badRequest('client_id must not be empty');
   const config = normaliseConfig(body.config);
   const slug = slugFor(name);
+  const input = { name, slug, type: SSO_TYPE.oidc, config, clientId: body.client_id, issuer: body.issuer };
+  const checkRole = async (q: Db['kysely']) => {
+    if (config.auto_provision.enabled && !(await roleExists(q, config.auto_provision.default_role_id))) {
+      throw badRequest('role id is invalid');
+    }
+  };
   try {
-    const row = await db.kysely.transaction().execute(async (trx) => {
-      if (config.auto_provision.enabled && !(await roleExists(trx, config.auto_provision.default_role_id))) {
-        throw badRequest('role id is invalid');
-      }
-      // A taken name or slug is the unique indexes' business (caught below): one statement fewer.
-      return insertOidcProvider(trx, {
-        name, slug, type: SSO_TYPE.oidc, config, clientId: body.client_id, issuer: body.issuer,
+    // A taken name or slug is the unique indexes' business (caught below): no read before the insert.
+    // Roles are fixed (no API deletes one), so the check needs no transaction around the insert.
+    const row = db.dialect === 'postgres'
+      ? await checkRole(db.kysely).then(() => insertOidcProvider(db.kysely, db.dialect, input))
+      : await db.kysely.transaction().execute(async (trx) => {
+        await checkRole(trx);
+        return insertOidcProvider(trx, db.dialect, input);
       });
-    });
     return toWireOidc(row);
   } catch (err) {
     if (isUniqueViolation(err)) throw conflict(NAME_TAKEN); // name or slug taken (also by a concurrent create)

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { createTestApp, errorOf, type TestApp } from '../../test/harness.ts';
 import { createUser } from '../users/users.service.ts';
 import { issueSession } from '../../auth/sessions.ts';
+import { createOidcProvider } from './sso-providers.service.ts';
 
 let t: TestApp;
 let admin: string;
@@ -87,6 +88,18 @@ test('create: duplicate names (and names that make the same slug) are 409; nothi
   assert.deepEqual(errorOf(await create(valid('azure ad'))), { status: 409, messages: ['sso provider name must be unique'] });
   const afterCount = await t.db.kysely.selectFrom('oidc_providers').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   assert.equal(Number(afterCount.n), Number(before.n));
+});
+
+test('create: the provider and its OIDC row are written together or not at all', async () => {
+  // PostgreSQL refuses NUL in text: the OIDC row fails after the provider row was inserted by the same
+  // statement. SQLite stores it (through the service; the route rejects NUL before): both rows exist.
+  const name = 'Half-written?';
+  const outcome = await createOidcProvider(t.db, { ...valid(name), client_id: 'nul\u0000inside' }).then(() => 'created', () => 'failed');
+  const providers = await t.db.kysely.selectFrom('sso_providers').select('id').where('name', '=', name).execute();
+  const oidc = providers.length
+    ? await t.db.kysely.selectFrom('oidc_providers').select('id').where('sso_provider_id', '=', providers[0].id).execute()
+    : [];
+  assert.deepEqual([providers.length, oidc.length], outcome === 'created' ? [1, 1] : [0, 0], outcome);
 });
 
 test('create and delete need auth/ManageProviders', async () => {
