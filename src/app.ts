@@ -11,6 +11,7 @@ import { registerGracefulClose, registerRequestContext } from './http/prefer.ts'
 import { registerJsonBody } from './http/json-body.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
 import { registerResponseCache } from './http/response-cache.ts';
+import { registerCompression } from './http/compression.ts';
 import { learnForeignKeyActions } from './db/data-versions.ts';
 import { parseQuery, querystringSchema, type CompiledQuery } from './http/query/index.ts';
 import { toArray, type Access, type Route } from './http/route.ts';
@@ -139,12 +140,17 @@ export async function buildApp({ config, db, extraRoutes = [] }: AppOptions): Pr
   registerSignedRequests(app);
   await learnForeignKeyActions(db.versions, db.kysely, db.dialect);
   registerResponseCache(app, db.versions, config.responseCacheMb);
+  registerCompression(app); // after these two: signatures cover the body as sent, the cache keeps identity bodies
   if (config.edition === 'enterprise') registerScheduler(app, db, config.schedulerInterval);
   registerIngestWorker(app, db, config.ingestInterval);
   await app.register(swagger, {
     openapi: {
       openapi: '3.0.3',
-      info: { title: 'Scent — BloodHound v2 API', version: '2' },
+      info: {
+        title: 'Scent — BloodHound v2 API',
+        version: '2',
+        description: 'Request bodies may be sent with `Content-Encoding: gzip` (or `x-gzip`, `deflate`); answers of 1 KiB or more, and streamed ones, are gzipped for clients that send `Accept-Encoding: gzip`.',
+      },
       components: {
         securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }, bheSignature: signatureSecurityScheme },
       },

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunc
 import type { Database } from '../db/database.ts';
 import type { DataVersions } from '../db/data-versions.ts';
 import { VersionedCache } from './bounded-cache.ts';
+import { markKept } from './compression.ts';
 import { toArray } from './route.ts';
 
 /**
@@ -15,6 +16,10 @@ import { toArray } from './route.ts';
  * The key is method + URL (path and raw query string) + `scope(request)` when the answer depends on
  * the caller (access is checked before, by the route's guard, on every request). Answers that
  * depend on the clock must not opt in. Bounded by bytes; the oldest entry goes first.
+ *
+ * The fill is an app-wide onSend hook, registered before compression's (src/http/compression.ts),
+ * so it keeps identity bytes; it sends the kept Buffer itself (marked kept), whose gzip form is then
+ * computed once for the miss and every hit.
  */
 export interface CacheSpec {
   reads: ReadonlyArray<keyof Database & string>;
@@ -36,7 +41,7 @@ interface Entry {
   contentType: string;
 }
 
-/** Adds the lookup (last preHandler) and the fill (onSend) to every route declaring `cache`. */
+/** Adds the lookup (last preHandler) to every route declaring `cache`, and the fill (onSend). */
 export function registerResponseCache(app: FastifyInstance, versions: DataVersions, maxMb: number): void {
   app.decorateRequest('cacheFill', null);
   if (maxMb <= 0) return;
@@ -56,15 +61,18 @@ export function registerResponseCache(app: FastifyInstance, versions: DataVersio
       request.cacheFill = cache.prepare(key, spec.reads);
       done();
     };
-    const fill = (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void) => {
-      const keep = request.cacheFill;
-      if (keep && reply.statusCode === 200 && (typeof payload === 'string' || Buffer.isBuffer(payload))) {
-        const contentType = reply.getHeader('content-type');
-        if (typeof contentType === 'string') keep({ body: Buffer.isBuffer(payload) ? payload : Buffer.from(payload), contentType });
-      }
-      done(null, payload);
-    };
     options.preHandler = [...toArray(options.preHandler), lookup];
-    options.onSend = [...toArray(options.onSend), fill];
+  });
+  app.addHook('onSend', (request, reply, payload, done) => {
+    const keep = request.cacheFill;
+    if (keep && reply.statusCode === 200 && (typeof payload === 'string' || Buffer.isBuffer(payload))) {
+      const contentType = reply.getHeader('content-type');
+      if (typeof contentType === 'string') {
+        const body = markKept(Buffer.isBuffer(payload) ? payload : Buffer.from(payload));
+        keep({ body, contentType });
+        return done(null, body);
+      }
+    }
+    done(null, payload);
   });
 }

@@ -5,6 +5,7 @@ import { defineQuery, type ParsedQuery } from '../../http/query/index.ts';
 import { route } from '../../http/route.ts';
 import type { Db } from '../../db/create-db.ts';
 import { VersionedCache } from '../../http/bounded-cache.ts';
+import { markKept, segmentedBody } from '../../http/compression.ts';
 import { nowMicros, parseRfc3339, toRfc3339 } from '../../db/time.ts';
 import { listRecords, rangeStableUntil, type RecordTable } from './data-quality.repository.ts';
 import { AdAggregationSchema, AdStatSchema, AzureAggregationSchema, AzureStatSchema, rangeEnvelope, toWireRecord } from './data-quality.schema.ts';
@@ -48,6 +49,7 @@ async function page(db: Parameters<typeof listRecords>[0], table: RecordTable, p
  * the table is unchanged (src/db/data-versions.ts) and, when the range follows the clock (no `end`),
  * until the record set of the sliding range could change (rangeStableUntil); `start`/`end` are
  * rendered for each request. Bounded to a quarter of --response-cache-mb; the oldest entry goes first.
+ * The page is a segmented body (head, kept part): its gzip form deflates the kept part once.
  */
 const pageCaches = new WeakMap<Db, VersionedCache<Buffer>>();
 
@@ -58,14 +60,14 @@ async function platformPage(db: Db, table: RecordTable, parsed: ParsedQuery, raw
   if (!pages) pageCaches.set(db, (pages = new VersionedCache<Buffer>(db.versions, keepMb * 1024 * 1024, (rest) => rest.length)));
   const key = `${table} ${rawQuery}`;
   const kept = keepMb > 0 ? pages.get(key, [table]) : undefined;
-  if (kept) return Buffer.concat([head, kept]);
+  if (kept) return segmentedBody([head, kept]);
   const keep = pages.prepare(key, [table]);
   const clocked = parsed.params.end === undefined;
   const stableUntil = clocked ? await rangeStableUntil(db.kysely, table, range, parsed.params.start === undefined ? THIRTY_DAYS : null) : Infinity;
   const { rows, count } = await listRecords(db.kysely, table, statsQuery, parsed, range);
   const rest = Buffer.from(JSON.stringify({ count, skip: parsed.skip, limit: parsed.limit, data: rows.map(toWireRecord) }).slice(1));
-  if (keepMb > 0) keep(rest, stableUntil);
-  return Buffer.concat([head, rest]);
+  if (keepMb > 0) keep(markKept(rest), stableUntil);
+  return segmentedBody([head, rest]);
 }
 
 const PLATFORMS: Record<string, RecordTable> = { ad: 'ad_data_quality_aggregations', azure: 'azure_data_quality_aggregations' };

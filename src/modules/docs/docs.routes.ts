@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { markKept } from '../../http/compression.ts';
 import { notFound } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
 
@@ -13,7 +14,7 @@ const ASSETS = new Map<string, string>([
   ['swagger-ui-standalone-preset.js', 'application/javascript; charset=utf-8'],
 ]);
 const cache = new Map<string, Buffer>();
-const specCache = new WeakMap<object, string>();
+const specCache = new WeakMap<object, Buffer>();
 
 const PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Scent API</title>
@@ -32,9 +33,9 @@ export const docsRoutes = [
     config: { access: { public: true } },
     schema: { ...hidden },
     handler: async (request, reply) => {
-      // The document is fixed once the app is ready: build and serialise it once per app.
+      // The document is fixed once the app is ready: build, serialise (and compress) it once per app.
       let body = specCache.get(request.server);
-      if (!body) specCache.set(request.server, (body = JSON.stringify(request.server.swagger())));
+      if (!body) specCache.set(request.server, (body = markKept(Buffer.from(JSON.stringify(request.server.swagger())))));
       return reply.type('application/json; charset=utf-8').send(body);
     },
   }),
@@ -55,7 +56,7 @@ export const docsRoutes = [
       const type = ASSETS.get(asset);
       if (!type) throw notFound();
       let body = cache.get(asset);
-      if (!body) cache.set(asset, (body = readFileSync(join(assetDir, asset))));
+      if (!body) cache.set(asset, (body = markKept(readFileSync(join(assetDir, asset)))));
       return reply.type(type).header('Cache-Control', 'public, max-age=86400').send(body);
     },
   }),

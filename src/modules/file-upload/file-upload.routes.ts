@@ -132,8 +132,9 @@ export const fileUploadRoutes = [
       };
       const name = String(request.headers['x-file-name'] ?? `upload-${Date.now()}.${type === 'application/json' ? 'json' : 'zip'}`);
       request.uploadedFile = await storeFile(request.server.db.kysely, job.id, name, type, limited());
+      // Bytes as received (a Content-Encoding decoder before this hook reports them), for Content-Length.
       const empty = Readable.from([]) as Readable & { receivedEncodedLength?: number };
-      empty.receivedEncodedLength = received;
+      empty.receivedEncodedLength = (payload as { receivedEncodedLength?: number }).receivedEncodedLength ?? received;
       return empty;
     },
     handler: async (request, reply) => {
