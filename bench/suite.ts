@@ -1,6 +1,9 @@
 /**
  * The unified benchmark: `npm run bench -- [--database sqlite|postgres] [--scale small|large] [--only NAME[,NAME]]
- *   [--duration S] [--warmup S] [--connections K] [--writes N] [--rebuild] [--no-build]`
+ *   [--duration S] [--warmup S] [--connections K] [--writes N] [--accept-encoding gzip] [--rebuild] [--no-build]`
+ *
+ * `--accept-encoding gzip` sends that header with every request, as browsers and most HTTP clients do: the
+ * captured (and replayed) bytes are then the compressed ones, and results carry `-accept-gzip` in their name.
  *
  * 1. Builds or reuses the dataset of (database, scale) (bench/dataset.ts).
  * 2. Starts the real server (`bin/scent.js serve`, compiled dist/, rebuilt first when older than src/)
@@ -18,6 +21,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -229,13 +233,35 @@ interface Results {
   coldStart?: Record<string, number | string | boolean | number[]>;
   postgresVsSqlite?: Array<{ name: string; sqliteRps: number; postgresRps: number; factor: number; sqliteP99: number; postgresP99: number; met: boolean }>;
   notes: string[];
+  /** The Accept-Encoding header sent with every request (empty: none). */
+  acceptEncoding: string;
 }
 
-async function capture(base: string, t: Target, n = 0): Promise<{ status: number; contentType: string | null; body: Buffer }> {
-  const res = await fetch(base + (t.pathFor ? t.pathFor(n) : t.path), {
-    method: t.method, headers: { ...t.headers[0], ...(t.body ? { 'content-type': 'application/json' } : {}) }, body: t.body?.(n),
+interface Captured {
+  status: number;
+  contentType: string | null;
+  contentEncoding: string | null;
+  body: Buffer;
+}
+
+/** One request, its body as sent on the wire (node:http: no automatic decompression, unlike fetch). */
+async function capture(base: string, t: Target, n = 0): Promise<Captured> {
+  const body = t.body?.(n);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(base + (t.pathFor ? t.pathFor(n) : t.path), {
+      method: t.method, headers: { ...t.headers[0], ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('error', reject);
+      res.on('end', () => resolve({
+        status: res.statusCode ?? 0, contentType: res.headers['content-type'] ?? null,
+        contentEncoding: res.headers['content-encoding'] ?? null, body: Buffer.concat(chunks),
+      }));
+    });
+    req.on('error', reject);
+    req.end(body);
   });
-  return { status: res.status, contentType: res.headers.get('content-type'), body: Buffer.from(await res.arrayBuffer()) };
 }
 
 export async function run(args: string[]): Promise<void> {
@@ -250,6 +276,7 @@ export async function run(args: string[]): Promise<void> {
   const warmup = Number(option(args, 'warmup', '2'));
   const connections = Number(option(args, 'connections', '32'));
   const writes = Number(option(args, 'writes', scale === 'large' ? '5000' : '2000'));
+  const acceptEncoding = option(args, 'accept-encoding', '');
   const date = new Date().toISOString().slice(0, 10);
 
   let dist = 'fresh';
@@ -263,22 +290,25 @@ export async function run(args: string[]): Promise<void> {
   }
   const results: Results = {
     database, scale, shape: SHAPES[scale], date, node: process.version, connections, duration, warmup, dist,
-    loadAverageStart: loadAverage(), testRunsAtStart: testRunsInProgress(), rows: [], notes: [],
+    loadAverageStart: loadAverage(), testRunsAtStart: testRunsInProgress(), rows: [], notes: [], acceptEncoding,
   };
   log(`load average ${results.loadAverageStart}; full test runs in progress: ${results.testRunsAtStart}; dist: ${dist}`);
 
   const manifest = await ensureDataset(database, scale, args.includes('--rebuild'), log);
   const endpointCases = ['dq-ad', 'dq-azure', 'jobs-available', 'event', 'tag-members', 'template-controllers', 'sso-create', 'sso-delete'];
-  if (endpointCases.some(want) || want('members-stream')) await endpoints(manifest, results, { want, duration, warmup, connections, writes });
+  if (endpointCases.some(want) || want('members-stream')) await endpoints(manifest, results, { want, duration, warmup, connections, writes, acceptEncoding });
   if (want('ingest')) results.ingest = await ingest(database, scale);
   if (want('cold-start')) results.coldStart = await coldStart(manifest.url, !args.includes('--no-build'));
   results.loadAverageEnd = loadAverage();
   results.testRunsAtEnd = testRunsInProgress();
   if (database === 'postgres') results.postgresVsSqlite = compareWithSqlite(results);
-  write(results, only.length ? `-only-${only.join('+')}` : '');
+  write(results, `${only.length ? `-only-${only.join('+')}` : ''}${encodingSuffix(acceptEncoding)}`);
 }
 
-async function endpoints(m: Manifest, results: Results, o: { want: (n: string) => boolean; duration: number; warmup: number; connections: number; writes: number }) {
+const encodingSuffix = (acceptEncoding: string) => (acceptEncoding ? `-accept-${acceptEncoding.replace(/[^a-z0-9]+/gi, '-')}` : '');
+
+async function endpoints(m: Manifest, results: Results, o: { want: (n: string) => boolean; duration: number; warmup: number; connections: number; writes: number; acceptEncoding: string }) {
+  const encoding: Record<string, string> = o.acceptEncoding ? { 'accept-encoding': o.acceptEncoding } : {};
   // Tokens: an Administrator session for the user endpoints, one session per collection client.
   const db = createDb(m.url);
   let admin: Record<string, string>;
@@ -288,9 +318,9 @@ async function endpoints(m: Manifest, results: Results, o: { want: (n: string) =
     const config = testConfig({ databaseUrl: m.url, jwtSecret: SECRET });
     const stamp = `${Date.now()}`;
     const user = await createUser(db, { principalName: `bench-${stamp}`, email: `bench-${stamp}@example.test`, roleName: 'Administrator' });
-    admin = { authorization: `Bearer ${(await issueSession(db, config, { userId: user.id }, 4 * 3600, 'bench')).token}` };
+    admin = { ...encoding, authorization: `Bearer ${(await issueSession(db, config, { userId: user.id }, 4 * 3600, 'bench')).token}` };
     clients = [];
-    for (const id of m.clientIds) clients.push({ authorization: `Bearer ${(await issueSession(db, config, { clientId: id }, 4 * 3600, 'bench')).token}` });
+    for (const id of m.clientIds) clients.push({ ...encoding, authorization: `Bearer ${(await issueSession(db, config, { clientId: id }, 4 * 3600, 'bench')).token}` });
   } finally {
     await db.close();
   }
@@ -314,11 +344,11 @@ async function endpoints(m: Manifest, results: Results, o: { want: (n: string) =
   try {
     // Capture: one request per case, its bytes become the replay's answer.
     const captured = new Map<string, { status: number; bytes: number }>();
-    const keep = async (name: string, c: { status: number; contentType: string | null; body: Buffer }) => {
+    const keep = async (name: string, c: Captured) => {
       writeFileSync(join(replayDir, `${name}.body`), c.body);
-      writeFileSync(join(replayDir, `${name}.meta.json`), JSON.stringify({ status: c.status, contentType: c.contentType }));
+      writeFileSync(join(replayDir, `${name}.meta.json`), JSON.stringify({ status: c.status, contentType: c.contentType, contentEncoding: c.contentEncoding }));
       captured.set(name, { status: c.status, bytes: c.body.length });
-      log(`captured ${name}: ${c.status}, ${c.body.length} bytes`);
+      log(`captured ${name}: ${c.status}, ${c.body.length} bytes${c.contentEncoding ? ` (${c.contentEncoding})` : ''}`);
       if (c.status >= 300) results.notes.push(`${name}: the endpoint answered ${c.status}: ${c.body.toString('utf8', 0, 300)}`);
     };
     for (const [name, t] of reads) if (o.want(name)) await keep(name, await capture(app.base, t));
@@ -346,7 +376,7 @@ async function endpoints(m: Manifest, results: Results, o: { want: (n: string) =
 
     for (const [name, t] of reads) {
       if (!o.want(name)) continue;
-      const r: Target = { method: 'GET', path: `/replay/${name}`, headers: [{}] };
+      const r: Target = { method: 'GET', path: `/replay/${name}`, headers: [encoding] };
       // Warm-up: one request per header set first (every collection client polls once, as a fleet does), then time-based.
       if (t.headers.length > 1) await load(app.base, pid, t, { amount: t.headers.length, connections: o.connections });
       if (o.warmup > 0) {
@@ -361,7 +391,7 @@ async function endpoints(m: Manifest, results: Results, o: { want: (n: string) =
     if (writesWanted) {
       // Bounded: `writes` creations (unique names), then the deletion of exactly those providers.
       const create: Target = { method: 'POST', path: '/api/v2/sso-providers/oidc', headers: [admin], body: oidcBody };
-      const createReplay: Target = { method: 'POST', path: '/replay/sso-create', headers: [{}], body: oidcBody };
+      const createReplay: Target = { method: 'POST', path: '/replay/sso-create', headers: [encoding], body: oidcBody };
       const baseline = await load(replay.base, replayPid, createReplay, { amount: o.writes, connections: o.connections });
       const endpoint = await load(app.base, pid, create, { amount: o.writes, connections: o.connections });
       if (o.want('sso-create')) record('sso-create', create, 'write', endpoint, baseline);
@@ -369,7 +399,7 @@ async function endpoints(m: Manifest, results: Results, o: { want: (n: string) =
       const ids = list.data.filter((p) => p.name.startsWith(`bench-${run}-`)).map((p) => p.id);
       if (ids.length !== o.writes) results.notes.push(`sso-delete: ${ids.length} of ${o.writes} created providers found to delete`);
       const del: Target = { method: 'DELETE', path: '/api/v2/sso-providers/{id}', headers: [admin], pathFor: (n) => `/api/v2/sso-providers/${ids[n] ?? 0}` };
-      const delReplay: Target = { method: 'DELETE', path: '/replay/sso-delete', headers: [{}] };
+      const delReplay: Target = { method: 'DELETE', path: '/replay/sso-delete', headers: [encoding] };
       const delBaseline = await load(replay.base, replayPid, delReplay, { amount: ids.length, connections: o.connections });
       const delEndpoint = await load(app.base, pid, del, { amount: ids.length, connections: o.connections });
       if (o.want('sso-delete')) record('sso-delete', del, 'write', delEndpoint, delBaseline);
@@ -466,8 +496,9 @@ async function coldStart(url: string, build: boolean) {
 }
 
 function compareWithSqlite(results: Results) {
-  const file = join(RESULTS, `${results.date}-sqlite-${results.scale}.json`); // full runs only (partial runs carry -only-)
-  const candidates = existsSync(RESULTS) ? readdirSync(RESULTS).filter((f) => f.endsWith(`-sqlite-${results.scale}.json`)).sort() : [];
+  const suffix = `-sqlite-${results.scale}${encodingSuffix(results.acceptEncoding)}.json`;
+  const file = join(RESULTS, `${results.date}${suffix}`); // full runs only (partial runs carry -only-)
+  const candidates = existsSync(RESULTS) ? readdirSync(RESULTS).filter((f) => /^\d{4}-\d{2}-\d{2}-sqlite-/.test(f) && f.endsWith(suffix)).sort() : [];
   const path = existsSync(file) ? file : candidates.length ? join(RESULTS, candidates.at(-1)!) : undefined;
   if (!path) return undefined;
   const sqlite = JSON.parse(readFileSync(path, 'utf8')) as Results;
@@ -492,7 +523,7 @@ function write(r: Results, suffix: string): void {
   const lines = [
     `# Bench: ${r.database}, ${r.scale} scale, ${r.date}`,
     '',
-    `Command: \`npm run bench -- --database ${r.database} --scale ${r.scale}\` — concurrency ${r.connections}, ${r.duration} s per measured load after ${r.warmup} s of warm-up (each of endpoint and baseline), loopback, autocannon in the bench process, server in its own process (\`bin/scent.js serve\`, dist: ${r.dist}), Node ${r.node}.`,
+    `Command: \`npm run bench -- --database ${r.database} --scale ${r.scale}${r.acceptEncoding ? ` --accept-encoding ${r.acceptEncoding}` : ''}\` — concurrency ${r.connections}, ${r.duration} s per measured load after ${r.warmup} s of warm-up (each of endpoint and baseline), loopback, autocannon in the bench process, server in its own process (\`bin/scent.js serve\`, dist: ${r.dist}), Node ${r.node}.`,
     '',
     `Dataset: ${s.nodes.toLocaleString('en')} nodes, ${s.edges.toLocaleString('en')} edges, tag of ${s.tagMembers.toLocaleString('en')} members, template with ${s.controllers.toLocaleString('en')} controllers, ${s.dataQuality.toLocaleString('en')} data-quality records, ${(s.clients * s.jobsPerClient).toLocaleString('en')} jobs over ${s.clients.toLocaleString('en')} clients.`,
     '',
