@@ -12,6 +12,7 @@ import { upsertEdges, upsertNodes } from '../graph/store.repository.ts';
 import { analyzeGraph } from '../modules/data-quality/analysis.service.ts';
 import { listFiles, readChunks } from '../modules/file-upload/file-upload.repository.ts';
 import { createTestApp, DIALECT, errorOf, type TestApp } from '../test/harness.ts';
+import { route } from './route.ts';
 
 let t: TestApp;
 let admin: string;
@@ -111,6 +112,32 @@ test(`compression on ${DIALECT}: a cached answer is compressed once, at level 6,
   assert.deepEqual(second.result.rawPayload, first.result.rawPayload);
   assert.deepEqual(gunzip(second.result), plain.rawPayload);
   assert.deepEqual(first.result.rawPayload, zlib.gzipSync(plain.rawPayload, { level: 6 }), 'kept answers use the default level');
+});
+
+test(`compression on ${DIALECT}: a gzipped answer's strong ETag turns weak, and still revalidates`, async () => {
+  const body = JSON.stringify({ data: 'e'.repeat(2000) });
+  const tagged = route({
+    method: 'GET', url: '/test/tagged', config: { access: { public: true } },
+    handler: (request, reply) => {
+      reply.header('etag', '"v1"');
+      if (request.headers['if-none-match']?.includes('"v1"')) return reply.code(304).send();
+      return reply.type('application/json').send(body);
+    },
+  });
+  const own = await createTestApp({}, [tagged]);
+  try {
+    const plain = await own.app.inject({ method: 'GET', url: '/test/tagged' });
+    assert.equal(plain.headers.etag, '"v1"');
+    const zipped = await own.app.inject({ method: 'GET', url: '/test/tagged', headers: GZIP });
+    assert.equal(zipped.headers['content-encoding'], 'gzip');
+    assert.equal(zipped.headers.etag, 'W/"v1"');
+    assert.equal(gunzip(zipped).toString(), body);
+    const again = await own.app.inject({ method: 'GET', url: '/test/tagged', headers: { ...GZIP, 'if-none-match': 'W/"v1"' } });
+    assert.equal(again.statusCode, 304);
+    assert.equal(again.rawPayload.length, 0);
+  } finally {
+    await own.close();
+  }
 });
 
 test(`compression on ${DIALECT}: small answers stay identity; a large error envelope is gzipped like anything else`, async () => {

@@ -16,7 +16,8 @@
  * BloodHound), the status has a body, nothing set `content-encoding` already, and the body is a
  * stream (limit=0 answers) or at least 1 KiB. Smaller bodies stay identity: a deliberate difference
  * from BloodHound, which compresses everything; any client that accepts gzip accepts identity too.
- * Every eligible answer carries `Vary: Accept-Encoding`, compressed or not, for shared caches.
+ * Every eligible answer carries `Vary: Accept-Encoding`, compressed or not, for shared caches; a
+ * strong ETag of a gzipped answer is made weak (`W/"..."`).
  * Per-request bodies and streams use level 1 (cheap); bodies that are kept and sent again use the
  * default level 6 and are compressed once:
  *  - `markKept(body)`: a Buffer the caller keeps and sends again as the same object (cached GET
@@ -76,6 +77,10 @@ export function registerCompression(app: FastifyInstance): void {
     if (accept === undefined || !(Array.isArray(accept) ? accept.join(',') : accept).includes('gzip')) return done(null, payload);
     reply.header('content-encoding', 'gzip');
     reply.removeHeader('content-length');
+    // A strong ETag names one exact representation; the gzip one is another (RFC 9110 §8.8.1), so it
+    // turns weak, as nginx does. If-None-Match compares weakly: revalidation keeps working either way.
+    const etag = reply.getHeader('etag');
+    if (typeof etag === 'string' && !etag.startsWith('W/')) reply.header('etag', `W/${etag}`);
     if (isStream(payload)) {
       const gz = zlib.createGzip({ level: 1 });
       pipeline(payload, gz, () => {}); // an error destroys gz, and Fastify sees it there

@@ -1,5 +1,6 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
+import zlib from 'node:zlib';
 import { createTestApp, errorOf, type TestApp } from '../../test/harness.ts';
 import { addNode, makeClient, makeJob } from './collection.fixtures.ts';
 
@@ -116,4 +117,33 @@ test('available: ETag and If-None-Match; every relevant write changes the ETag',
   await expectChanged('future job created');
   await new Promise((r) => setTimeout(r, 350));
   assert.equal((await expectChanged('job became due')).length, 1);
+});
+
+test('available: a kept answer is gzipped once for every poll that accepts gzip; its ETag turns weak and still revalidates', async () => {
+  const c = await makeClient(t, admin, 'gzip-poller');
+  for (let i = 0; i < 4; i++) await makeJob(t, admin, c.id, { execution_time: '2020-01-01T00:00:00Z', ad_structure_collection: true });
+  const identity = await poll(c.token);
+  assert.ok(identity.rawPayload.length >= 1024, `${identity.rawPayload.length} bytes: big enough to be compressed`);
+  const GZIP = { 'accept-encoding': 'gzip' };
+  const { gzipSync, gzip } = zlib;
+  let calls = 0;
+  zlib.gzipSync = ((...args: Parameters<typeof gzipSync>) => (calls++, gzipSync(...args))) as typeof gzipSync;
+  zlib.gzip = ((...args: Parameters<typeof gzip>) => (calls++, (gzip as (...a: unknown[]) => void)(...args))) as typeof gzip;
+  let first: Awaited<ReturnType<typeof poll>>;
+  let second: Awaited<ReturnType<typeof poll>>;
+  try {
+    first = await poll(c.token, {}, GZIP);
+    second = await poll(c.token, {}, GZIP);
+  } finally {
+    Object.assign(zlib, { gzipSync, gzip });
+  }
+  assert.equal(calls, 1, 'compressed once, then served from the kept answer');
+  for (const res of [first, second]) {
+    assert.equal(res.headers['content-encoding'], 'gzip');
+    assert.deepEqual(zlib.gunzipSync(res.rawPayload), identity.rawPayload);
+    assert.equal(res.headers.etag, `W/${identity.headers.etag}`);
+  }
+  assert.deepEqual(second.rawPayload, first.rawPayload);
+  const revalidated = await poll(c.token, {}, { ...GZIP, 'if-none-match': String(first.headers.etag) });
+  assert.equal(revalidated.statusCode, 304);
 });

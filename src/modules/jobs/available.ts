@@ -17,6 +17,7 @@ import { sql, type CompiledQuery, type Kysely } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { Db } from '../../db/create-db.ts';
 import { VersionedCache } from '../../http/bounded-cache.ts';
+import { markKept } from '../../http/compression.ts';
 import { nowMicros } from '../../db/time.ts';
 import { applyFilters, applySort, type ParsedQuery } from '../../http/query/index.ts';
 import { JobStatus } from './job-status.ts';
@@ -143,7 +144,7 @@ export async function availableBody(db: Q, clientId: string, parsed: ParsedQuery
  * falls due: with both fixed, the stamp above cannot change. A poll that hits it reads nothing.
  */
 const ANSWER_READS = ['client_jobs', 'clients', 'nodes'] as const;
-type KeptAnswer = { dueAt: number; plan: AvailablePlan; body: string | null };
+type KeptAnswer = { dueAt: number; plan: AvailablePlan; body: Buffer | null };
 const answers = new WeakMap<Db, VersionedCache<KeptAnswer>>();
 /** What a kept answer is counted as before its body is built (the ETag, the plan). */
 const ANSWER_OVERHEAD = 256;
@@ -168,7 +169,9 @@ export async function availableAnswer(db: Db, clientId: string, parsed: ParsedQu
     etag: found.plan.etag,
     body: async () => {
       if (found.body === null) {
-        found.body = await availableBody(db.kysely, clientId, parsed, found.plan);
+        const body = Buffer.from(await availableBody(db.kysely, clientId, parsed, found.plan));
+        // Kept: sent again as this same Buffer, so its gzip form is made once (src/http/compression.ts).
+        found.body = keepMb > 0 ? markKept(body) : body;
         keep(found, found.dueAt); // counted again, with its body
       }
       return found.body;
