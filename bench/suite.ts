@@ -1,9 +1,10 @@
 /**
  * The unified benchmark: `npm run bench -- [--database sqlite|postgres] [--scale small|large] [--only NAME[,NAME]]
- *   [--duration S] [--warmup S] [--connections K] [--writes N] [--accept-encoding gzip] [--rebuild] [--no-build]`
+ *   [--duration S] [--warmup S] [--connections K] [--writes N] [--accept-encoding gzip] [--client autocannon|wrk] [--rebuild] [--no-build]`
  *
  * `--accept-encoding gzip` sends that header with every request, as browsers and most HTTP clients do: the
  * captured (and replayed) bytes are then the compressed ones, and results carry `-accept-gzip` in their name.
+ * `--client wrk` runs the timed GET loads with wrk (Debian package `wrk`) instead of autocannon; see wrkLoad.
  *
  * 1. Builds or reuses the dataset of (database, scale) (bench/dataset.ts).
  * 2. Starts the real server (`bin/scent.js serve`, compiled dist/, rebuilt first when older than src/)
@@ -161,7 +162,11 @@ interface Target {
   pathFor?: (n: number) => string;
 }
 
-async function load(base: string, pid: number, t: Target, opts: { duration?: number; amount?: number; connections: number }): Promise<Load> {
+/** Which load generator runs the timed GET loads (writes always use autocannon: per-request bodies). */
+type LoadClient = 'autocannon' | 'wrk';
+
+async function load(base: string, pid: number, t: Target, opts: { duration?: number; amount?: number; connections: number; client?: LoadClient }): Promise<Load> {
+  if (opts.client === 'wrk' && opts.duration && !t.body && !t.pathFor) return wrkLoad(base, pid, t, opts.duration, opts.connections);
   let next = 0;
   const cpu0 = cpuSeconds(pid);
   // Bounded runs (`amount`) end on autocannon's 1-second tick, so their rate is timed here: first request
@@ -195,6 +200,44 @@ async function load(base: string, pid: number, t: Target, opts: { duration?: num
     bytesPerResponse: Math.round(r.throughput.total / Math.max(1, requests)),
     serverRssMb: rssMb, serverPeakRssMb: hwmMb,
     serverCpuMicrosPerRequest: Math.round((cpu * 1e6) / Math.max(1, requests)),
+  };
+}
+
+/**
+ * The same load with wrk (C, 2 threads): it parses responses without turning bodies into strings, which
+ * autocannon does (UTF-8 decoding every body: costly for binary, e.g. gzip, bodies; the bare replay of
+ * 46 kB of gzip bytes runs 4× slower under autocannon than the replay of the 246 kB they decode to).
+ * A Lua script rotates the header sets and prints the figures as JSON.
+ */
+function wrkLoad(base: string, pid: number, t: Target, duration: number, connections: number): Load {
+  const lua = (v: string) => JSON.stringify(v); // a JSON string is a valid Lua string literal here (ASCII)
+  const sets = t.headers.map((h) => `{${Object.entries(h).map(([k, v]) => `[${lua(k)}]=${lua(v)}`).join(',')}}`);
+  const script = [
+    `local sets = {${sets.join(',')}}`,
+    'local n = 0',
+    sets.length === 1
+      ? `for k, v in pairs(sets[1]) do wrk.headers[k] = v end\nwrk.method = ${lua(t.method)}\nwrk.path = ${lua(t.path)}`
+      : `request = function() n = n + 1; return wrk.format(${lua(t.method)}, ${lua(t.path)}, sets[(n % #sets) + 1]) end`,
+    'done = function(s, l, r)',
+    '  io.write(string.format("WRK {\\"requests\\":%d,\\"us\\":%d,\\"bytes\\":%d,\\"p50\\":%.3f,\\"p99\\":%.3f,\\"max\\":%.3f,\\"status\\":%d,\\"errors\\":%d}\\n",',
+    '    s.requests, s.duration, s.bytes, l:percentile(50) / 1000, l:percentile(99) / 1000, l.max / 1000, s.errors.status,',
+    '    s.errors.connect + s.errors.read + s.errors.write + s.errors.timeout))',
+    'end',
+  ].join('\n');
+  const file = join(DATA_DIR, 'wrk-load.lua');
+  writeFileSync(file, script);
+  const cpu0 = cpuSeconds(pid);
+  const r = spawnSync('wrk', ['-t2', `-c${connections}`, `-d${duration}s`, '--timeout', '30s', '-s', file, base], { encoding: 'utf8' });
+  if (r.error || r.status !== 0) throw new Error(`wrk failed (install it: apt-get install wrk): ${r.error?.message ?? r.stderr}`);
+  const line = /^WRK (\{.*\})$/m.exec(r.stdout)?.[1];
+  if (!line) throw new Error(`wrk printed no figures: ${r.stdout}`);
+  const w = JSON.parse(line) as { requests: number; us: number; bytes: number; p50: number; p99: number; max: number; status: number; errors: number };
+  const cpu = cpuSeconds(pid) - cpu0;
+  const { rssMb, hwmMb } = procStatus(pid);
+  return {
+    rps: Math.round(w.requests / (w.us / 1e6)), p50: +w.p50.toFixed(1), p99: +w.p99.toFixed(1), max: Math.round(w.max), requests: w.requests,
+    errors: w.errors, non2xx: w.status, bytesPerResponse: Math.round(w.bytes / Math.max(1, w.requests)),
+    serverRssMb: rssMb, serverPeakRssMb: hwmMb, serverCpuMicrosPerRequest: Math.round((cpu * 1e6) / Math.max(1, w.requests)),
   };
 }
 
@@ -235,6 +278,8 @@ interface Results {
   notes: string[];
   /** The Accept-Encoding header sent with every request (empty: none). */
   acceptEncoding: string;
+  /** The load generator of the timed GET loads. */
+  client: LoadClient;
 }
 
 interface Captured {
@@ -268,7 +313,7 @@ export async function run(args: string[]): Promise<void> {
   const database = option(args, 'database', 'sqlite') as Database;
   const scale = option(args, 'scale', 'small') as ScaleName;
   if (!['sqlite', 'postgres'].includes(database) || !['small', 'large'].includes(scale)) {
-    throw new Error('usage: npm run bench -- [--database sqlite|postgres] [--scale small|large] [--only NAME[,NAME]] [--duration S] [--rebuild]');
+    throw new Error('usage: npm run bench -- [--database sqlite|postgres] [--scale small|large] [--only NAME[,NAME]] [--duration S] [--accept-encoding gzip] [--client autocannon|wrk] [--rebuild]');
   }
   const only = option(args, 'only', '').split(',').filter(Boolean);
   const want = (name: string) => only.length === 0 || only.some((o) => name === o || name.startsWith(`${o}`));
@@ -277,6 +322,8 @@ export async function run(args: string[]): Promise<void> {
   const connections = Number(option(args, 'connections', '32'));
   const writes = Number(option(args, 'writes', scale === 'large' ? '5000' : '2000'));
   const acceptEncoding = option(args, 'accept-encoding', '');
+  const client = option(args, 'client', 'autocannon') as LoadClient;
+  if (!['autocannon', 'wrk'].includes(client)) throw new Error('--client autocannon|wrk');
   const date = new Date().toISOString().slice(0, 10);
 
   let dist = 'fresh';
@@ -290,24 +337,24 @@ export async function run(args: string[]): Promise<void> {
   }
   const results: Results = {
     database, scale, shape: SHAPES[scale], date, node: process.version, connections, duration, warmup, dist,
-    loadAverageStart: loadAverage(), testRunsAtStart: testRunsInProgress(), rows: [], notes: [], acceptEncoding,
+    loadAverageStart: loadAverage(), testRunsAtStart: testRunsInProgress(), rows: [], notes: [], acceptEncoding, client,
   };
   log(`load average ${results.loadAverageStart}; full test runs in progress: ${results.testRunsAtStart}; dist: ${dist}`);
 
   const manifest = await ensureDataset(database, scale, args.includes('--rebuild'), log);
   const endpointCases = ['dq-ad', 'dq-azure', 'jobs-available', 'event', 'tag-members', 'template-controllers', 'sso-create', 'sso-delete'];
-  if (endpointCases.some(want) || want('members-stream')) await endpoints(manifest, results, { want, duration, warmup, connections, writes, acceptEncoding });
+  if (endpointCases.some(want) || want('members-stream')) await endpoints(manifest, results, { want, duration, warmup, connections, writes, acceptEncoding, client });
   if (want('ingest')) results.ingest = await ingest(database, scale);
   if (want('cold-start')) results.coldStart = await coldStart(manifest.url, !args.includes('--no-build'));
   results.loadAverageEnd = loadAverage();
   results.testRunsAtEnd = testRunsInProgress();
   if (database === 'postgres') results.postgresVsSqlite = compareWithSqlite(results);
-  write(results, `${only.length ? `-only-${only.join('+')}` : ''}${encodingSuffix(acceptEncoding)}`);
+  write(results, `${only.length ? `-only-${only.join('+')}` : ''}${encodingSuffix(acceptEncoding)}${client === 'wrk' ? '-wrk' : ''}`);
 }
 
 const encodingSuffix = (acceptEncoding: string) => (acceptEncoding ? `-accept-${acceptEncoding.replace(/[^a-z0-9]+/gi, '-')}` : '');
 
-async function endpoints(m: Manifest, results: Results, o: { want: (n: string) => boolean; duration: number; warmup: number; connections: number; writes: number; acceptEncoding: string }) {
+async function endpoints(m: Manifest, results: Results, o: { want: (n: string) => boolean; duration: number; warmup: number; connections: number; writes: number; acceptEncoding: string; client: LoadClient }) {
   const encoding: Record<string, string> = o.acceptEncoding ? { 'accept-encoding': o.acceptEncoding } : {};
   // Tokens: an Administrator session for the user endpoints, one session per collection client.
   const db = createDb(m.url);
@@ -379,12 +426,13 @@ async function endpoints(m: Manifest, results: Results, o: { want: (n: string) =
       const r: Target = { method: 'GET', path: `/replay/${name}`, headers: [encoding] };
       // Warm-up: one request per header set first (every collection client polls once, as a fleet does), then time-based.
       if (t.headers.length > 1) await load(app.base, pid, t, { amount: t.headers.length, connections: o.connections });
+      const timed = { connections: o.connections, client: o.client };
       if (o.warmup > 0) {
-        await load(replay.base, replayPid, r, { duration: o.warmup, connections: o.connections });
-        await load(app.base, pid, t, { duration: o.warmup, connections: o.connections });
+        await load(replay.base, replayPid, r, { duration: o.warmup, ...timed });
+        await load(app.base, pid, t, { duration: o.warmup, ...timed });
       }
-      const baseline = await load(replay.base, replayPid, r, { duration: o.duration, connections: o.connections });
-      const endpoint = await load(app.base, pid, t, { duration: o.duration, connections: o.connections });
+      const baseline = await load(replay.base, replayPid, r, { duration: o.duration, ...timed });
+      const endpoint = await load(app.base, pid, t, { duration: o.duration, ...timed });
       record(name, t, 'read', endpoint, baseline);
     }
 
@@ -496,7 +544,7 @@ async function coldStart(url: string, build: boolean) {
 }
 
 function compareWithSqlite(results: Results) {
-  const suffix = `-sqlite-${results.scale}${encodingSuffix(results.acceptEncoding)}.json`;
+  const suffix = `-sqlite-${results.scale}${encodingSuffix(results.acceptEncoding)}${results.client === 'wrk' ? '-wrk' : ''}.json`;
   const file = join(RESULTS, `${results.date}${suffix}`); // full runs only (partial runs carry -only-)
   const candidates = existsSync(RESULTS) ? readdirSync(RESULTS).filter((f) => /^\d{4}-\d{2}-\d{2}-sqlite-/.test(f) && f.endsWith(suffix)).sort() : [];
   const path = existsSync(file) ? file : candidates.length ? join(RESULTS, candidates.at(-1)!) : undefined;
@@ -523,7 +571,7 @@ function write(r: Results, suffix: string): void {
   const lines = [
     `# Bench: ${r.database}, ${r.scale} scale, ${r.date}`,
     '',
-    `Command: \`npm run bench -- --database ${r.database} --scale ${r.scale}${r.acceptEncoding ? ` --accept-encoding ${r.acceptEncoding}` : ''}\` — concurrency ${r.connections}, ${r.duration} s per measured load after ${r.warmup} s of warm-up (each of endpoint and baseline), loopback, autocannon in the bench process, server in its own process (\`bin/scent.js serve\`, dist: ${r.dist}), Node ${r.node}.`,
+    `Command: \`npm run bench -- --database ${r.database} --scale ${r.scale}${r.acceptEncoding ? ` --accept-encoding ${r.acceptEncoding}` : ''}${r.client === 'wrk' ? ' --client wrk' : ''}\` — concurrency ${r.connections}, ${r.duration} s per measured load after ${r.warmup} s of warm-up (each of endpoint and baseline), loopback, ${r.client === 'wrk' ? 'GET loads by wrk (2 threads), writes by autocannon in the bench process' : 'autocannon in the bench process'}, server in its own process (\`bin/scent.js serve\`, dist: ${r.dist}), Node ${r.node}.`,
     '',
     `Dataset: ${s.nodes.toLocaleString('en')} nodes, ${s.edges.toLocaleString('en')} edges, tag of ${s.tagMembers.toLocaleString('en')} members, template with ${s.controllers.toLocaleString('en')} controllers, ${s.dataQuality.toLocaleString('en')} data-quality records, ${(s.clients * s.jobsPerClient).toLocaleString('en')} jobs over ${s.clients.toLocaleString('en')} clients.`,
     '',
