@@ -204,7 +204,7 @@ async function load(base: string, pid: number, t: Target, opts: { duration?: num
 }
 
 /**
- * The same load with wrk (C, 2 threads): it parses responses without turning bodies into strings, which
+ * The same load with wrk (C, one thread, as autocannon's one): it parses responses without turning bodies into strings, which
  * autocannon does (UTF-8 decoding every body: costly for binary, e.g. gzip, bodies; the bare replay of
  * 46 kB of gzip bytes runs 4× slower under autocannon than the replay of the 246 kB they decode to).
  * A Lua script rotates the header sets and prints the figures as JSON.
@@ -227,7 +227,7 @@ function wrkLoad(base: string, pid: number, t: Target, duration: number, connect
   const file = join(DATA_DIR, 'wrk-load.lua');
   writeFileSync(file, script);
   const cpu0 = cpuSeconds(pid);
-  const r = spawnSync('wrk', ['-t2', `-c${connections}`, `-d${duration}s`, '--timeout', '30s', '-s', file, base], { encoding: 'utf8' });
+  const r = spawnSync('wrk', ['-t1', `-c${connections}`, `-d${duration}s`, '--timeout', '30s', '-s', file, base], { encoding: 'utf8' });
   if (r.error || r.status !== 0) throw new Error(`wrk failed (install it: apt-get install wrk): ${r.error?.message ?? r.stderr}`);
   const line = /^WRK (\{.*\})$/m.exec(r.stdout)?.[1];
   if (!line) throw new Error(`wrk printed no figures: ${r.stdout}`);
@@ -571,7 +571,7 @@ function write(r: Results, suffix: string): void {
   const lines = [
     `# Bench: ${r.database}, ${r.scale} scale, ${r.date}`,
     '',
-    `Command: \`npm run bench -- --database ${r.database} --scale ${r.scale}${r.acceptEncoding ? ` --accept-encoding ${r.acceptEncoding}` : ''}${r.client === 'wrk' ? ' --client wrk' : ''}\` — concurrency ${r.connections}, ${r.duration} s per measured load after ${r.warmup} s of warm-up (each of endpoint and baseline), loopback, ${r.client === 'wrk' ? 'GET loads by wrk (2 threads), writes by autocannon in the bench process' : 'autocannon in the bench process'}, server in its own process (\`bin/scent.js serve\`, dist: ${r.dist}), Node ${r.node}.`,
+    `Command: \`npm run bench -- --database ${r.database} --scale ${r.scale}${r.acceptEncoding ? ` --accept-encoding ${r.acceptEncoding}` : ''}${r.client === 'wrk' ? ' --client wrk' : ''}\` — concurrency ${r.connections}, ${r.duration} s per measured load after ${r.warmup} s of warm-up (each of endpoint and baseline), loopback, ${r.client === 'wrk' ? 'GET loads by wrk (one thread), writes by autocannon in the bench process' : 'autocannon in the bench process'}, server in its own process (\`bin/scent.js serve\`, dist: ${r.dist}), Node ${r.node}.`,
     '',
     `Dataset: ${s.nodes.toLocaleString('en')} nodes, ${s.edges.toLocaleString('en')} edges, tag of ${s.tagMembers.toLocaleString('en')} members, template with ${s.controllers.toLocaleString('en')} controllers, ${s.dataQuality.toLocaleString('en')} data-quality records, ${(s.clients * s.jobsPerClient).toLocaleString('en')} jobs over ${s.clients.toLocaleString('en')} clients.`,
     '',
