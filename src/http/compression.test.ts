@@ -86,17 +86,23 @@ test(`compression on ${DIALECT}: the data-quality page is one segmented gzip mem
     assert.equal(gz.status, 0, String(gz.stderr));
     assert.deepEqual(gz.stdout, plain);
   }
-  // The kept part is deflated once: only the head is compressed per request.
-  const { deflateRawSync } = zlib;
-  const sizes: number[] = [];
-  zlib.deflateRawSync = ((buf: Buffer, options?: zlib.ZlibOptions) => (sizes.push(buf.length), deflateRawSync(buf, options))) as typeof deflateRawSync;
+  // The kept part is deflated and checksummed once: a request compresses nothing and checksums only the head.
+  const { deflateRawSync, gzipSync, crc32 } = zlib;
+  const deflated: number[] = [];
+  const summed: number[] = [];
+  zlib.deflateRawSync = ((buf: Buffer, options?: zlib.ZlibOptions) => (deflated.push(buf.length), deflateRawSync(buf, options))) as typeof deflateRawSync;
+  zlib.gzipSync = ((buf: Buffer, options?: zlib.ZlibOptions) => (deflated.push(buf.length), gzipSync(buf, options))) as typeof gzipSync;
+  zlib.crc32 = ((data: Buffer, value?: number) => (summed.push(data.length), crc32(data, value))) as typeof crc32;
+  let again: Buffer;
   try {
-    await get(DQ, GZIP, RANGE);
+    again = (await get(DQ, GZIP, RANGE)).rawPayload;
   } finally {
-    zlib.deflateRawSync = deflateRawSync;
+    Object.assign(zlib, { deflateRawSync, gzipSync, crc32 });
   }
-  assert.equal(sizes.length, 1);
-  assert.ok(sizes[0] < 100, `only the head (${sizes[0]} bytes)`);
+  assert.deepEqual(zlib.gunzipSync(again), plain);
+  assert.deepEqual(deflated, []);
+  assert.equal(summed.length, 1);
+  assert.ok(summed[0] < 100, `only the head (${summed[0]} bytes)`);
 });
 
 test(`compression on ${DIALECT}: a cached answer is compressed once, at level 6, and served compressed again`, async () => {

@@ -23,13 +23,14 @@
  *  - `markKept(body)`: a Buffer the caller keeps and sends again as the same object (cached GET
  *    answers). Its gzip form is memoised in a WeakMap keyed by the Buffer, so it lives exactly as
  *    long as the kept answer.
- *  - `segmentedBody(parts)`: a body that is a per-request head followed by kept parts (the
- *    data-quality page). A gzip member is header + one raw DEFLATE stream + CRC-32 + ISIZE, and a
- *    raw DEFLATE stream may be cut into separately compressed pieces: every part but the last is
- *    deflated with Z_SYNC_FLUSH (non-final, byte aligned), the last one finally; a fresh compressor
- *    refers back only within its own data, so the pieces concatenate into one valid stream. The
- *    last part's deflate, when it is kept, is memoised; the head is deflated per request and the
- *    CRC-32 continued over the whole (0.13 ms for 0.5 MB).
+ *  - `sendSegmented(request, reply, [head, kept])`: a body that is a small per-request head followed
+ *    by a kept part (the data-quality page: `start`/`end`, then up to 0.5 MB kept). A gzip member is
+ *    header + one raw DEFLATE stream + CRC-32 + ISIZE, and a raw DEFLATE stream may be a series of
+ *    blocks made separately: the head goes in STORED blocks (5 bytes of framing, no compressor), the
+ *    kept part's final DEFLATE follows (made once, memoised: a fresh compressor refers back only
+ *    within its own data). The CRC-32 of the whole is the head's CRC carried over the kept part's
+ *    length by a memoised GF(2) operator (zlib's crc32_combine) xor the kept part's CRC: a request
+ *    costs the head's bytes, not the body's (the identity concatenation is not even made).
  */
 import { Transform, pipeline, type Readable } from 'node:stream';
 import zlib from 'node:zlib';
@@ -42,11 +43,10 @@ const ASYNC_FROM = 64 * 1024;
 
 interface KeptForms {
   gzip?: Buffer | Promise<Buffer>;
-  /** Final raw DEFLATE of the part (segmented bodies). */
-  raw?: Buffer;
+  /** As the tail of a segmented body: its final raw DEFLATE, CRC-32 and length operator. */
+  tail?: { raw: Buffer; crc: number; shift: Uint32Array };
 }
 const kept = new WeakMap<Buffer, KeptForms>();
-const segments = new WeakMap<Buffer, Buffer[]>();
 
 /** Declares that `body` is kept and sent again as this same object: compressed once, at level 6. */
 export function markKept(body: Buffer): Buffer {
@@ -54,11 +54,21 @@ export function markKept(body: Buffer): Buffer {
   return body;
 }
 
-/** The concatenation of `parts`, remembered as such so that its gzip form reuses kept parts. */
-export function segmentedBody(parts: Buffer[]): Buffer {
-  const body = Buffer.concat(parts);
-  segments.set(body, parts);
-  return body;
+/**
+ * Sends `head` + `tail` (tail kept: see markKept) as the answer; gzipped, for a client that accepts
+ * it, from the tail's memoised forms (see the top of this file). The content type is the caller's.
+ */
+export function sendSegmented(request: FastifyRequest, reply: FastifyReply, head: Buffer, tail: Buffer): FastifyReply {
+  const size = head.length + tail.length;
+  const forms = kept.get(tail);
+  if (!forms || size < MIN_COMPRESSED_BYTES || !acceptsGzip(request)) return reply.send(Buffer.concat([head, tail]));
+  reply.header('vary', varyWith(reply.getHeader('vary'))).header('content-encoding', 'gzip');
+  return reply.send(segmentedGzip(head, forms, tail, size));
+}
+
+function acceptsGzip(request: FastifyRequest): boolean {
+  const accept = request.headers['accept-encoding'];
+  return accept !== undefined && (Array.isArray(accept) ? accept.join(',') : accept).includes('gzip');
 }
 
 export function registerCompression(app: FastifyInstance): void {
@@ -71,10 +81,9 @@ export function registerCompression(app: FastifyInstance): void {
     done(null, decoded(payload, codings.reverse(), request.routeOptions.bodyLimit));
   });
   app.addHook('onSend', (request, reply, payload, done) => {
-    const accept = request.headers['accept-encoding'];
     if (!eligible(request, reply, payload)) return done(null, payload);
     reply.header('vary', varyWith(reply.getHeader('vary')));
-    if (accept === undefined || !(Array.isArray(accept) ? accept.join(',') : accept).includes('gzip')) return done(null, payload);
+    if (!acceptsGzip(request)) return done(null, payload);
     reply.header('content-encoding', 'gzip');
     reply.removeHeader('content-length');
     // A strong ETag names one exact representation; the gzip one is another (RFC 9110 §8.8.1), so it
@@ -118,8 +127,6 @@ function varyWith(current: unknown): string {
 
 function gzipOf(body: string | Buffer): Buffer | Promise<Buffer> {
   if (typeof body === 'string') return gzip(Buffer.from(body), 1);
-  const parts = segments.get(body);
-  if (parts) return segmentedGzip(parts, body.length);
   const forms = kept.get(body);
   if (!forms) return gzip(body, 1);
   if (!forms.gzip) {
@@ -138,21 +145,55 @@ function gzip(body: Buffer, level: number): Buffer | Promise<Buffer> {
 /** Header of a gzip member: deflate, no flags, no mtime, OS unix (as zlib writes it). */
 const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 0, 0x03]);
 
-function segmentedGzip(parts: Buffer[], size: number): Buffer {
+function segmentedGzip(head: Buffer, forms: KeptForms, tail: Buffer, size: number): Buffer {
+  forms.tail ??= { raw: zlib.deflateRawSync(tail), crc: zlib.crc32(tail), shift: crc32ShiftOperator(tail.length) };
+  const { raw, crc, shift } = forms.tail;
   const pieces: Buffer[] = [GZIP_HEADER];
-  let crc = 0;
-  parts.forEach((part, i) => {
-    const last = i === parts.length - 1;
-    const forms = last ? kept.get(part) : undefined;
-    if (forms) pieces.push((forms.raw ??= zlib.deflateRawSync(part)));
-    else pieces.push(zlib.deflateRawSync(part, { level: 1, finishFlush: last ? zlib.constants.Z_FINISH : zlib.constants.Z_SYNC_FLUSH }));
-    crc = zlib.crc32(part, crc);
-  });
+  for (let at = 0; at < head.length; at += 0xffff) {
+    const chunk = head.subarray(at, at + 0xffff);
+    const frame = Buffer.alloc(5); // BFINAL 0, BTYPE 00 (stored), LEN, NLEN: starts and ends byte-aligned
+    frame.writeUInt16LE(chunk.length, 1);
+    frame.writeUInt16LE(~chunk.length & 0xffff, 3);
+    pieces.push(frame, chunk);
+  }
+  pieces.push(raw);
   const trailer = Buffer.alloc(8);
-  trailer.writeUInt32LE(crc >>> 0, 0);
+  trailer.writeUInt32LE((gf2Times(shift, zlib.crc32(head)) ^ crc) >>> 0, 0);
   trailer.writeUInt32LE(size % 2 ** 32, 4);
   pieces.push(trailer);
   return Buffer.concat(pieces);
+}
+
+/*
+ * CRC-32 over a concatenation (zlib's crc32_combine, precomputed per length): appending n bytes maps
+ * the CRC of A to a linear function of it over GF(2), a 32×32 bit matrix (one column per bit); then
+ * crc(A ‖ B) = M_n · crc(A) xor crc(B), n = |B|.
+ */
+function gf2Times(matrix: Uint32Array, vector: number): number {
+  let sum = 0;
+  for (let i = 0, v = vector >>> 0; v !== 0; i++, v >>>= 1) if (v & 1) sum ^= matrix[i];
+  return sum >>> 0;
+}
+
+function gf2Compose(a: Uint32Array, b: Uint32Array): Uint32Array {
+  const out = new Uint32Array(32);
+  for (let n = 0; n < 32; n++) out[n] = gf2Times(a, b[n]);
+  return out;
+}
+
+/** The matrix that carries a CRC-32 over `length` more bytes. */
+export function crc32ShiftOperator(length: number): Uint32Array {
+  let step: Uint32Array = new Uint32Array(32); // one more zero bit: the reflected polynomial's shift register
+  step[0] = 0xedb88320;
+  for (let n = 1; n < 32; n++) step[n] = 1 << (n - 1);
+  for (let i = 0; i < 3; i++) step = gf2Compose(step, step); // one zero byte
+  let result: Uint32Array = new Uint32Array(32);
+  for (let n = 0; n < 32; n++) result[n] = (1 << n) >>> 0;
+  for (let n = length; n > 0; n = Math.floor(n / 2)) {
+    if (n % 2 === 1) result = gf2Compose(step, result);
+    step = gf2Compose(step, step);
+  }
+  return result;
 }
 
 /* ---- requests ---- */

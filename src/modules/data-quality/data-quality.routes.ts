@@ -5,7 +5,7 @@ import { defineQuery, type ParsedQuery } from '../../http/query/index.ts';
 import { route } from '../../http/route.ts';
 import type { Db } from '../../db/create-db.ts';
 import { VersionedCache } from '../../http/bounded-cache.ts';
-import { markKept, segmentedBody } from '../../http/compression.ts';
+import { markKept, sendSegmented } from '../../http/compression.ts';
 import { nowMicros, parseRfc3339, toRfc3339 } from '../../db/time.ts';
 import { listRecords, rangeStableUntil, type RecordTable } from './data-quality.repository.ts';
 import { AdAggregationSchema, AdStatSchema, AzureAggregationSchema, AzureStatSchema, rangeEnvelope, toWireRecord } from './data-quality.schema.ts';
@@ -49,25 +49,25 @@ async function page(db: Parameters<typeof listRecords>[0], table: RecordTable, p
  * the table is unchanged (src/db/data-versions.ts) and, when the range follows the clock (no `end`),
  * until the record set of the sliding range could change (rangeStableUntil); `start`/`end` are
  * rendered for each request. Bounded to a quarter of --response-cache-mb; the oldest entry goes first.
- * The page is a segmented body (head, kept part): its gzip form deflates the kept part once.
+ * The page is sent as (head, kept part): its gzip form deflates the kept part once (sendSegmented).
  */
 const pageCaches = new WeakMap<Db, VersionedCache<Buffer>>();
 
-async function platformPage(db: Db, table: RecordTable, parsed: ParsedQuery, rawQuery: string, keepMb: number): Promise<Buffer> {
+async function platformPage(db: Db, table: RecordTable, parsed: ParsedQuery, rawQuery: string, keepMb: number): Promise<{ head: Buffer; rest: Buffer }> {
   const range = timeRange(parsed);
   const head = Buffer.from(`{"start":${JSON.stringify(toRfc3339(range.start))},"end":${JSON.stringify(toRfc3339(range.end))},`);
   let pages = pageCaches.get(db);
   if (!pages) pageCaches.set(db, (pages = new VersionedCache<Buffer>(db.versions, keepMb * 1024 * 1024, (rest) => rest.length)));
   const key = `${table} ${rawQuery}`;
   const kept = keepMb > 0 ? pages.get(key, [table]) : undefined;
-  if (kept) return segmentedBody([head, kept]);
+  if (kept) return { head, rest: kept };
   const keep = pages.prepare(key, [table]);
   const clocked = parsed.params.end === undefined;
   const stableUntil = clocked ? await rangeStableUntil(db.kysely, table, range, parsed.params.start === undefined ? THIRTY_DAYS : null) : Infinity;
   const { rows, count } = await listRecords(db.kysely, table, statsQuery, parsed, range);
   const rest = Buffer.from(JSON.stringify({ count, skip: parsed.skip, limit: parsed.limit, data: rows.map(toWireRecord) }).slice(1));
   if (keepMb > 0) keep(markKept(rest), stableUntil);
-  return segmentedBody([head, rest]);
+  return { head, rest };
 }
 
 const PLATFORMS: Record<string, RecordTable> = { ad: 'ad_data_quality_aggregations', azure: 'azure_data_quality_aggregations' };
@@ -93,8 +93,8 @@ export const dataQualityRoutes = [
       // validates the whole body on every answer. The mapper already emits the exact shape.
       const q = request.url.indexOf('?');
       const { db, config } = request.server;
-      const body = await platformPage(db, table, request.parsedQuery, q < 0 ? '' : request.url.slice(q + 1), config.responseCacheMb / 4);
-      return reply.type('application/json; charset=utf-8').send(body);
+      const { head, rest } = await platformPage(db, table, request.parsedQuery, q < 0 ? '' : request.url.slice(q + 1), config.responseCacheMb / 4);
+      return sendSegmented(request, reply.type('application/json; charset=utf-8'), head, rest);
     },
   }),
   route<{ Params: { domain_id: string } }>({
