@@ -10,27 +10,38 @@ import { sql, type Kysely } from 'kysely';
  *   SQL and bump the tables it writes (after COMMIT on PostgreSQL; on SQLite, whose statements run
  *   synchronously on one connection, when the statement is prepared and again at COMMIT/ROLLBACK);
  * - another process on the same SQLite file (`scent users disable` while the server runs, the
- *   ingest writer's own connection): `PRAGMA data_version` changes → everything is bumped;
+ *   ingest writer's own connection): `PRAGMA data_version` changes → everything is bumped. HTTP
+ *   requests probe it at most once per FOREIGN_PROBE_MS (a probe is a read transaction: 3 system
+ *   calls, 7–8 µs, a quarter of a cached answer's cost), so such a commit is seen by requests that
+ *   start ≥ 1 ms after it, as another instance's commits are seen on PostgreSQL after a notice;
  * - another instance on the same PostgreSQL: statement-level triggers NOTIFY `scent_changes` with
  *   the table (migration 0009 + ensureChangeTriggers); a LISTEN connection bumps it here. While that
  *   connection is down, nothing may be cached (`usable()` is false); when it is back, all is bumped.
  * A snapshot is taken BEFORE the reads whose result is cached; a write that lands in between makes
  * the entry stale at once (one extra miss), never the other way round.
  */
+/** How stale another SQLite process's commits may be for an HTTP request (see DataVersions.refresh). */
+export const FOREIGN_PROBE_MS = 1;
+
 export class DataVersions {
   private readonly tables = new Map<string, number>();
   /** Bumped when the scope of a change is unknown (DDL, another process, reconnect). */
   private epoch = 0;
   private checkForeign: () => void = () => {};
+  private probedAt = -Infinity;
   private live = true;
   private stop: (() => Promise<void>) | null = null;
 
   /**
-   * Takes in commits made by other SQLite connections (one cheap probe). Called once at the start of
-   * each HTTP request (src/http/prefer.ts), so that request's cache lookups see every commit that
-   * finished before it began; code outside requests that relies on snapshots must call it too.
+   * Takes in commits made by other SQLite connections (one probe) unless it probed less than
+   * `withinMs` ago. Called at the start of each HTTP request with FOREIGN_PROBE_MS
+   * (src/http/prefer.ts), so that request's cache lookups see every commit that finished that long
+   * before it began; code outside requests that relies on snapshots calls it with 0 (every commit).
    */
-  refresh(): void {
+  refresh(withinMs = 0): void {
+    const now = performance.now();
+    if (now - this.probedAt < withinMs) return;
+    this.probedAt = now;
     this.checkForeign();
   }
 

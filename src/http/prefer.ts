@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Deadline, requestScope } from '../db/deadline.ts';
+import { FOREIGN_PROBE_MS } from '../db/data-versions.ts';
 import { errorBody } from './envelope.ts';
 import { Messages, badRequest } from './errors.ts';
 
@@ -74,7 +75,7 @@ export function registerRequestContext(app: FastifyInstance): void {
       timer.unref();
       request.deadlineTimer = timer;
     }
-    versions.refresh();
+    versions.refresh(FOREIGN_PROBE_MS); // another process's commits: seen within that time
     requestScope.run(deadline, done);
   });
 }

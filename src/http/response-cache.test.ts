@@ -20,6 +20,7 @@ import { nowMicros, toRfc3339 } from '../db/time.ts';
 import { createUser } from '../modules/users/users.service.ts';
 import { insertClient } from '../modules/clients/clients.repository.ts';
 import { DIALECT, createTestDb, errorOf, type TestDb } from '../test/harness.ts';
+import { FOREIGN_PROBE_MS } from '../db/data-versions.ts';
 
 let url: string;
 let holder: TestDb | null = null;
@@ -241,4 +242,22 @@ test(`data versions on ${DIALECT}: foreign-key actions count as changes of the r
   const beforeDelete = mine.versions.snapshot(['client_jobs']);
   await mine.kysely.deleteFrom('client_events').where('id', '=', -1).execute();
   assert.notEqual(mine.versions.snapshot(['client_jobs']), beforeDelete);
+});
+
+test(`data versions on ${DIALECT}: requests probe for other processes' commits at most once per ${FOREIGN_PROBE_MS} ms; refresh() always probes`, { skip: DIALECT !== 'sqlite' && 'SQLite only (PostgreSQL hears notifications)' }, async () => {
+  const seen = () => mine.versions.snapshot(['settings']);
+  mine.versions.refresh();
+  const before = seen();
+  mine.versions.refresh(60_000); // probed just now: skipped
+  await other.kysely.insertInto('settings').values({ key: 'probe-window', value: '', updated_at: nowMicros() }).execute();
+  mine.versions.refresh(60_000);
+  assert.equal(seen(), before, 'within the window the other process\'s commit is not probed for');
+  mine.versions.refresh(0);
+  assert.notEqual(seen(), before, 'a probe sees it');
+  // Requests use FOREIGN_PROBE_MS: a request that starts that long after the commit sees it.
+  await other.kysely.updateTable('settings').set({ value: 'changed' }).where('key', '=', 'probe-window').execute();
+  const afterCommit = seen();
+  await new Promise((r) => setTimeout(r, FOREIGN_PROBE_MS + 1));
+  assert.equal((await app.inject({ method: 'GET', url: '/health' })).statusCode, 200);
+  assert.notEqual(seen(), afterCommit);
 });
