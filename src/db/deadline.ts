@@ -3,6 +3,7 @@ import type SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { DeadlineError } from '../http/errors.ts';
 import { trackPgClient, type DataVersions } from './data-versions.ts';
+import { namedStatements } from './pg-named-statements.ts';
 
 /**
  * The request deadline (CONTRACT §4) reaches the database through an AsyncLocalStorage scope, so
@@ -85,7 +86,7 @@ export function deadlineGuardedPool(pool: pg.Pool, url: string, versions?: DataV
     cancelPool.query('select pg_cancel_backend($1)', [pid]).catch(() => {});
   };
   const wrapClient = (client: PoolClient) => {
-    const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
+    const query = namedStatements(client, client.query.bind(client) as (...args: unknown[]) => Promise<unknown>);
     const guarded = async (...args: unknown[]) => {
       const deadline = requestScope.getStore();
       if (!deadline) return query(...args);
