@@ -8,13 +8,13 @@ import { classify } from './data-versions.ts';
  * choosing between a generic and a per-execution plan itself (plan_cache_mode `auto`).
  *
  * Only reads and plain writes are named (no DDL, no transaction control, nothing `classify` cannot
- * scope); at most MAX_PER_CONNECTION per connection (Kysely's `in (...)` lists make texts of every
- * length), the rest stay unnamed. A statement whose result columns changed under it (DDL while the
+ * scope); at most MAX_PER_CONNECTION per connection and MAX_NAMES distinct texts per process (Kysely's
+ * `in (...)` lists make texts of every length), the rest stay unnamed. A statement whose result columns changed under it (DDL while the
  * server runs: "cached plan must not change result type") is sent unnamed again at once, and from
  * then on on that connection.
  */
 const MAX_PER_CONNECTION = 1000;
-const MAX_NAMES = 20_000;
+const MAX_NAMES = 5_000;
 const names = new Map<string, string | null>();
 let counter = 0;
 
@@ -27,11 +27,12 @@ const perConnection = new WeakMap<object, Named>();
 function nameOf(text: string): string | null {
   let name = names.get(text);
   if (name !== undefined) return name;
+  if (names.size >= MAX_NAMES) return null; // a process that makes this many texts: the rest stay unnamed
   const { writes, tx } = classify(text);
   const head = /^\s*(\w+)/.exec(text)?.[1]?.toLowerCase();
   const nameable = tx === null && writes !== 'all' && (head === 'select' || head === 'insert' || head === 'update' || head === 'delete' || head === 'with');
   name = nameable ? `scent_${(counter++).toString(36)}` : null;
-  if (names.size < MAX_NAMES) names.set(text, name);
+  names.set(text, name);
   return name;
 }
 
