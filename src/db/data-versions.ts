@@ -13,7 +13,8 @@ import { sql, type Kysely } from 'kysely';
  *   ingest writer's own connection): `PRAGMA data_version` changes → everything is bumped. HTTP
  *   requests probe it at most once per FOREIGN_PROBE_MS (a probe is a read transaction: 3 system
  *   calls, 7–8 µs, a quarter of a cached answer's cost), so such a commit is seen by requests that
- *   start ≥ 1 ms after it, as another instance's commits are seen on PostgreSQL after a notice;
+ *   start ≥ 1 ms after it, as another instance's commits are seen on PostgreSQL after a notice
+ *   (the ingest writer's connection, in this process, probes right after its commit: seen at once);
  * - another instance on the same PostgreSQL: statement-level triggers NOTIFY `scent_changes` with
  *   the table (migration 0009 + ensureChangeTriggers); a LISTEN connection bumps it here. While that
  *   connection is down, nothing may be cached (`usable()` is false); when it is back, all is bumped.

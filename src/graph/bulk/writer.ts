@@ -89,6 +89,9 @@ async function graphTransaction<T>(db: Db, fn: (writer: GraphWriter) => Promise<
     return await sqliteTransaction(conn, fn, ids);
   } finally {
     conn.close();
+    // Committed on a connection of its own: probe now, so that the next request sees it at once
+    // rather than within FOREIGN_PROBE_MS (src/db/data-versions.ts).
+    db.versions.refresh();
   }
 }
 
