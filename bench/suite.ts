@@ -349,10 +349,13 @@ export async function run(args: string[]): Promise<void> {
   results.loadAverageEnd = loadAverage();
   results.testRunsAtEnd = testRunsInProgress();
   if (database === 'postgres') results.postgresVsSqlite = compareWithSqlite(results);
-  write(results, `${only.length ? `-only-${only.join('+')}` : ''}${encodingSuffix(acceptEncoding)}${client === 'wrk' ? '-wrk' : ''}`);
+  write(results, `${only.length ? `-only-${only.join('+')}` : ''}${loadSuffix(results)}`);
 }
 
-const encodingSuffix = (acceptEncoding: string) => (acceptEncoding ? `-accept-${acceptEncoding.replace(/[^a-z0-9]+/gi, '-')}` : '');
+/** What a result file's name says about how the load was made (none for the defaults). */
+function loadSuffix(r: Pick<Results, 'acceptEncoding' | 'client'>): string {
+  return `${r.acceptEncoding ? `-accept-${r.acceptEncoding.replace(/[^a-z0-9]+/gi, '-')}` : ''}${r.client === 'wrk' ? '-wrk' : ''}`;
+}
 
 async function endpoints(m: Manifest, results: Results, o: { want: (n: string) => boolean; duration: number; warmup: number; connections: number; writes: number; acceptEncoding: string; client: LoadClient }) {
   const encoding: Record<string, string> = o.acceptEncoding ? { 'accept-encoding': o.acceptEncoding } : {};
@@ -544,7 +547,7 @@ async function coldStart(url: string, build: boolean) {
 }
 
 function compareWithSqlite(results: Results) {
-  const suffix = `-sqlite-${results.scale}${encodingSuffix(results.acceptEncoding)}${results.client === 'wrk' ? '-wrk' : ''}.json`;
+  const suffix = `-sqlite-${results.scale}${loadSuffix(results)}.json`;
   const file = join(RESULTS, `${results.date}${suffix}`); // full runs only (partial runs carry -only-)
   const candidates = existsSync(RESULTS) ? readdirSync(RESULTS).filter((f) => /^\d{4}-\d{2}-\d{2}-sqlite-/.test(f) && f.endsWith(suffix)).sort() : [];
   const path = existsSync(file) ? file : candidates.length ? join(RESULTS, candidates.at(-1)!) : undefined;

@@ -12,6 +12,7 @@ import { upsertEdges, upsertNodes } from '../graph/store.repository.ts';
 import { analyzeGraph } from '../modules/data-quality/analysis.service.ts';
 import { listFiles, readChunks } from '../modules/file-upload/file-upload.repository.ts';
 import { createTestApp, DIALECT, errorOf, type TestApp } from '../test/harness.ts';
+import { gzipCalls } from '../test/zlib-spy.ts';
 import { route } from './route.ts';
 
 let t: TestApp;
@@ -37,19 +38,6 @@ const get = (url: string, headers: Record<string, string> = {}, query?: Record<s
   t.request({ method: 'GET', url, token: admin, headers, query });
 const gunzip = (res: LightMyRequestResponse) => zlib.gunzipSync(res.rawPayload);
 const varies = (res: LightMyRequestResponse) => /(^|,)\s*accept-encoding\s*(,|$)/i.test(String(res.headers.vary ?? ''));
-
-/** Counts zlib's gzip calls made while `fn` runs (the module object is what compression.ts calls). */
-async function gzipCalls<T>(fn: () => Promise<T>): Promise<{ result: T; calls: number }> {
-  const { gzipSync, gzip } = zlib;
-  let calls = 0;
-  zlib.gzipSync = ((...args: Parameters<typeof gzipSync>) => (calls++, gzipSync(...args))) as typeof gzipSync;
-  zlib.gzip = ((...args: Parameters<typeof gzip>) => (calls++, (gzip as (...a: unknown[]) => void)(...args))) as typeof gzip;
-  try {
-    return { result: await fn(), calls };
-  } finally {
-    Object.assign(zlib, { gzipSync, gzip });
-  }
-}
 
 const DQ = '/api/v2/platform/ad/data-quality-stats';
 const RANGE = { start: '2000-01-01T00:00:00Z', end: '2100-01-01T00:00:00Z' };

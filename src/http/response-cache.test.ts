@@ -80,14 +80,19 @@ async function untilUsable(db: Db) {
 
 const get = (path: string, auth = token) => app.inject({ method: 'GET', url: path, headers: { authorization: `Bearer ${auth}` } });
 
+/** Waits until FOREIGN_PROBE_MS have passed by the clock since the write that just returned. */
+async function outlastProbeWindow() {
+  const committed = performance.now(); // on the clock: a timer can fire early against a stale loop time
+  while (performance.now() - committed <= FOREIGN_PROBE_MS) await new Promise((r) => setTimeout(r, 1));
+}
+
 /**
  * What another process / instance wrote must be visible: on SQLite to the first request that starts
  * FOREIGN_PROBE_MS after the commit (the data_version probe), on PostgreSQL once its notification
  * arrives (milliseconds; bounded here).
  */
 async function eventually(check: () => Promise<boolean>) {
-  const committed = performance.now(); // (the write has returned)
-  while (DIALECT === 'sqlite' && performance.now() - committed <= FOREIGN_PROBE_MS) await new Promise((r) => setTimeout(r, 1));
+  if (DIALECT === 'sqlite') await outlastProbeWindow();
   const deadline = Date.now() + (DIALECT === 'sqlite' ? 0 : 3000);
   for (;;) {
     if (await check()) return;
@@ -261,8 +266,7 @@ test(`data versions on ${DIALECT}: requests probe for other processes' commits a
   // Requests use FOREIGN_PROBE_MS: a request that starts that long after the commit sees it.
   await other.kysely.updateTable('settings').set({ value: 'changed' }).where('key', '=', 'probe-window').execute();
   const afterCommit = seen();
-  const committed = performance.now();
-  while (performance.now() - committed <= FOREIGN_PROBE_MS) await new Promise((r) => setTimeout(r, 1));
+  await outlastProbeWindow();
   assert.equal((await app.inject({ method: 'GET', url: '/health' })).statusCode, 200);
   assert.notEqual(seen(), afterCommit);
 });

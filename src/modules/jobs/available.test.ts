@@ -2,6 +2,7 @@ import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import zlib from 'node:zlib';
 import { createTestApp, errorOf, type TestApp } from '../../test/harness.ts';
+import { gzipCalls } from '../../test/zlib-spy.ts';
 import { addNode, makeClient, makeJob } from './collection.fixtures.ts';
 
 let t: TestApp;
@@ -125,18 +126,9 @@ test('available: a kept answer is gzipped once for every poll that accepts gzip;
   const identity = await poll(c.token);
   assert.ok(identity.rawPayload.length >= 1024, `${identity.rawPayload.length} bytes: big enough to be compressed`);
   const GZIP = { 'accept-encoding': 'gzip' };
-  const { gzipSync, gzip } = zlib;
-  let calls = 0;
-  zlib.gzipSync = ((...args: Parameters<typeof gzipSync>) => (calls++, gzipSync(...args))) as typeof gzipSync;
-  zlib.gzip = ((...args: Parameters<typeof gzip>) => (calls++, (gzip as (...a: unknown[]) => void)(...args))) as typeof gzip;
-  let first: Awaited<ReturnType<typeof poll>>;
-  let second: Awaited<ReturnType<typeof poll>>;
-  try {
-    first = await poll(c.token, {}, GZIP);
-    second = await poll(c.token, {}, GZIP);
-  } finally {
-    Object.assign(zlib, { gzipSync, gzip });
-  }
+  const { result: first, calls: firstCalls } = await gzipCalls(() => poll(c.token, {}, GZIP));
+  const { result: second, calls: secondCalls } = await gzipCalls(() => poll(c.token, {}, GZIP));
+  const calls = firstCalls + secondCalls;
   assert.equal(calls, 1, 'compressed once, then served from the kept answer');
   for (const res of [first, second]) {
     assert.equal(res.headers['content-encoding'], 'gzip');
