@@ -9,6 +9,8 @@ const CASES: Record<string, () => Promise<{ run(args: string[]): Promise<void> }
   'asset-group-tags': () => import('./asset-group-tags.bench.ts'),
   jobs: () => import('./jobs-available.ts'),
   ingest: () => import('./ingest.bench.ts'),
+  cypher: () => import('./cypher.bench.ts'),
+  explore: () => import('./explore.bench.ts'),
 };
 
 const args = process.argv.slice(2);

@@ -44,4 +44,9 @@ for (const dialect of dialects) {
   );
   if (result.status !== 0) failed = true;
 }
+// The console's browser tests run once (not per dialect): on a whole run, or when a filter names ui/.
+if (filter.length === 0 || filter.some((x) => x.startsWith('ui'))) {
+  const browser = spawnSync(process.execPath, ['scripts/test-browser.mjs'], { stdio: 'inherit' });
+  if (browser.status !== 0) failed = true;
+}
 process.exit(failed ? 1 : 0);

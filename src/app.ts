@@ -8,6 +8,7 @@ import { ErrorSchema } from './http/envelope.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { clientErrorHandler } from './http/client-error.ts';
 import { registerGracefulClose, registerRequestContext } from './http/prefer.ts';
+import { loggerOptions } from './http/request-log.ts';
 import { registerJsonBody } from './http/json-body.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
 import { registerResponseCache } from './http/response-cache.ts';
@@ -41,6 +42,19 @@ import { dataQualitySchemas } from './modules/data-quality/data-quality.schema.t
 import { fileUploadRoutes, registerUploadBodies } from './modules/file-upload/file-upload.routes.ts';
 import { fileUploadSchemas } from './modules/file-upload/file-upload.schema.ts';
 import { registerIngestWorker } from './modules/file-upload/ingest.worker.ts';
+import { graphExportRoutes } from './modules/graph-export/graph-export.routes.ts';
+import { cypherRoutes } from './modules/cypher/cypher.routes.ts';
+import { savedQueryRoutes } from './modules/saved-queries/saved-queries.routes.ts';
+import { savedQuerySharingRoutes } from './modules/saved-queries/sharing.routes.ts';
+import { savedQueryTransferRoutes } from './modules/saved-queries/transfer.routes.ts';
+import { consoleRoutes } from './modules/console/console.routes.ts';
+import { entityRoutes } from './modules/entities/entities.routes.ts';
+import { searchRoutes } from './modules/search/search.routes.ts';
+import { graphRoutes } from './modules/graphs/graphs.routes.ts';
+import { azureRoutes } from './modules/azure/azure.routes.ts';
+import { registerAudit, type AuditDeclaration } from './audit/audit.ts';
+import { auditRoutes } from './modules/audit/audit.routes.ts';
+import { AuditLogSchema } from './modules/audit/audit.schema.ts';
 
 /** Every route of the server, in one visible list. Each declares its own access. */
 const ROUTES: Route[] = [
@@ -59,6 +73,17 @@ const ROUTES: Route[] = [
   ...tokenRoutes,
   ...dataQualityRoutes,
   ...fileUploadRoutes,
+  ...graphExportRoutes,
+  ...cypherRoutes,
+  ...savedQueryRoutes,
+  ...savedQuerySharingRoutes,
+  ...savedQueryTransferRoutes,
+  ...consoleRoutes,
+  ...entityRoutes,
+  ...searchRoutes,
+  ...graphRoutes,
+  ...azureRoutes,
+  ...auditRoutes,
 ];
 
 /** What a registered route declares about itself (for the permission walk and tooling). */
@@ -68,6 +93,7 @@ export interface RouteEntry {
   access: Access;
   enterprise: boolean;
   query: CompiledQuery | undefined;
+  audit: AuditDeclaration | undefined;
 }
 
 declare module 'fastify' {
@@ -85,7 +111,7 @@ export interface AppOptions {
 
 export async function buildApp({ config, db, extraRoutes = [] }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    ...loggerOptions(config),
     genReqId: () => randomUUID(),
     bodyLimit: config.bodyLimit,
     return503OnClosing: true,
@@ -96,9 +122,10 @@ export async function buildApp({ config, db, extraRoutes = [] }: AppOptions): Pr
   app.decorate('db', db);
   app.decorate('config', config);
   app.decorateRequest('principal', null);
+  app.decorateRequest('identity', null);
   app.decorateRequest('parsedQuery', null as never);
   app.setValidatorCompiler(validatorCompiler);
-  for (const schema of [ErrorSchema, ...userSchemas, ...ssoSchemas, ...clientSchemas, ...eventSchemas, ...jobSchemas, ...dataQualitySchemas, ...fileUploadSchemas]) app.addSchema(schema);
+  for (const schema of [ErrorSchema, ...userSchemas, ...ssoSchemas, ...clientSchemas, ...eventSchemas, ...jobSchemas, ...dataQualitySchemas, ...fileUploadSchemas, AuditLogSchema]) app.addSchema(schema);
 
   // Secure by default: a route must say who may call it; its guard and query parsing come from that.
   const patterns: Array<{ methods: string[]; regex: RegExp }> = [];
@@ -126,14 +153,16 @@ export async function buildApp({ config, db, extraRoutes = [] }: AppOptions): Pr
     const methods = toArray(options.method).map(String);
     patterns.push({ methods, regex: urlPattern(options.url) });
     for (const method of methods) {
-      routeTable.push({ method, url: options.url, access, enterprise: options.config?.enterprise === true, query });
+      routeTable.push({ method, url: options.url, access, enterprise: options.config?.enterprise === true, query, audit: options.config?.audit });
     }
   });
-  const allowedMethods = (path: string) => patterns.filter((p) => p.regex.test(path)).flatMap((p) => p.methods);
+  // A path can match several routes (`/jobs/available` and `/jobs/{job_id}`): each method once.
+  const allowedMethods = (path: string) => [...new Set(patterns.filter((p) => p.regex.test(path)).flatMap((p) => p.methods))];
 
   registerRequestContext(app);
   registerGracefulClose(app);
   registerJsonBody(app);
+  registerAudit(app); // its onSend reads error answers before the cache and compression see them
   registerUploadBodies(app);
   registerErrorHandling(app, allowedMethods);
   registerRateLimit(app, config.rateLimit);

@@ -30,15 +30,21 @@ export interface Config {
   readonly uploadLimit: number;
   /** Memory for cached GET answers (src/http/response-cache.ts), MB; 0 = off. */
   readonly responseCacheMb: number;
+  /** Cypher updating clauses (CREATE, SET, DELETE, REMOVE) allowed on POST /graphs/cypher (then graphdb/Mutate is required). */
+  readonly cypherMutations: boolean;
+  /** Most nodes + edges one graph answer (graph map, path, list page) may hold; more is a 400 naming it. */
+  readonly graphResultLimit: number;
 }
 
-interface Field {
+export interface Field {
   key: keyof Config;
   flag: string;
   env: string;
   default: string | undefined;
   parse: (raw: string) => unknown;
   help: string;
+  /** A switch: `--flag` alone means true (its environment twin still takes true/false). */
+  switch?: true;
 }
 
 const int = (name: string, min: number, max: number) => (raw: string) => {
@@ -79,7 +85,7 @@ export const FIELDS: Field[] = [
       return raw;
     }, help: 'HS256 signing key (>= 32 chars); default: generated once and kept in the database' },
   { key: 'allowUnlimitedWait', flag: '--allow-unlimited-wait', env: 'SCENT_ALLOW_UNLIMITED_WAIT', default: 'false',
-    parse: bool('allow-unlimited-wait'), help: 'honour Prefer: wait=-1 (no request deadline)' },
+    parse: bool('allow-unlimited-wait'), help: 'honour Prefer: wait=-1 (no request deadline)', switch: true },
   { key: 'logLevel', flag: '--log-level', env: 'SCENT_LOG_LEVEL', default: 'info',
     parse: (raw) => {
       if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(raw)) {
@@ -111,6 +117,10 @@ export const FIELDS: Field[] = [
     parse: int('upload-limit', 1024, 2 ** 45), help: 'largest uploaded file (file-upload), bytes' },
   { key: 'responseCacheMb', flag: '--response-cache-mb', env: 'SCENT_RESPONSE_CACHE_MB', default: '64',
     parse: int('response-cache-mb', 0, 65_536), help: 'memory for cached GET answers (retired by the writes they depend on), MB; 0 = no answer is kept' },
+  { key: 'cypherMutations', flag: '--cypher-mutations', env: 'SCENT_CYPHER_MUTATIONS', default: 'false',
+    parse: bool('cypher-mutations'), help: 'allow Cypher updating clauses on POST /api/v2/graphs/cypher (callers also need graphdb/Mutate)', switch: true },
+  { key: 'graphResultLimit', flag: '--graph-result-limit', env: 'SCENT_GRAPH_RESULT_LIMIT', default: '100000',
+    parse: int('graph-result-limit', 1, 100_000_000), help: 'most nodes + edges in one graph answer (graph maps, paths, list pages); a larger one is a 400 naming this bound' },
 ];
 
 export class ConfigError extends Error {}

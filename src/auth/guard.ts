@@ -46,6 +46,7 @@ export function guardFor(access: Access) {
   return (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
     const known = knownPrincipal(request);
     if (known) {
+      request.identity = known;
       try {
         request.principal = admit(known);
       } catch (err) {
@@ -53,10 +54,15 @@ export function guardFor(access: Access) {
       }
       return done();
     }
-    authenticate(request).then(admit).then((principal) => {
-      request.principal = principal;
-      done();
-    }, done);
+    authenticate(request)
+      .then((principal) => {
+        request.identity = principal;
+        return admit(principal);
+      })
+      .then((principal) => {
+        request.principal = principal;
+        done();
+      }, done);
   };
 }
 

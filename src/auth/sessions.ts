@@ -5,6 +5,7 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/create-db.ts';
 import type { Database, UserRow } from '../db/database.ts';
 import { prepared } from '../db/prepared.ts';
+import { rootOf } from '../db/joined-transaction.ts';
 import { VersionedCache } from '../http/bounded-cache.ts';
 import { nowMicros } from '../db/time.ts';
 import { ApiError, Messages, unauthorized } from '../http/errors.ts';
@@ -21,7 +22,7 @@ const keys = new WeakMap<Db, KeyObject>();
 
 /** The HS256 key as a KeyObject (built once: jose would otherwise import raw bytes on every call). */
 export async function signingKey(db: Db, config: Config): Promise<KeyObject> {
-  const cached = keys.get(db);
+  const cached = keys.get(rootOf(db));
   if (cached) return cached;
   let secret = config.jwtSecret;
   if (!secret) {
@@ -35,7 +36,7 @@ export async function signingKey(db: Db, config: Config): Promise<KeyObject> {
     secret = row.value;
   }
   const key = createSecretKey(Buffer.from(secret, 'utf8'));
-  keys.set(db, key);
+  keys.set(rootOf(db), key);
   return key;
 }
 

@@ -7,7 +7,7 @@ import { createTestApp, errorOf, type TestApp } from '../test/harness.ts';
 import { setDisabled } from '../modules/users/users.repository.ts';
 
 /**
- * An independent signer written from the documented algorithm (README "Signed requests"), on
+ * An independent signer written from the documented algorithm (docs/wire-contract.md "Signed requests"), on
  * WebCrypto rather than the package's node:crypto signer.
  */
 async function hmac(key: Uint8Array, data: Uint8Array): Promise<Uint8Array> {

@@ -2,6 +2,7 @@ import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:cr
 import type { Config } from '../config.ts';
 import type { Db } from '../db/create-db.ts';
 import { signingKey } from './sessions.ts';
+import { rootOf } from '../db/joined-transaction.ts';
 
 /**
  * API token keys at rest. Verifying an HMAC signature needs the key itself, so it cannot be hashed;
@@ -14,10 +15,10 @@ const INFO = 'scent api-token key sealing v1';
 const sealKeys = new WeakMap<Db, Buffer>();
 
 async function sealKey(db: Db, config: Config): Promise<Buffer> {
-  const cached = sealKeys.get(db);
+  const cached = sealKeys.get(rootOf(db));
   if (cached) return cached;
   const key = Buffer.from(hkdfSync('sha256', await signingKey(db, config), Buffer.alloc(0), INFO, 32));
-  sealKeys.set(db, key);
+  sealKeys.set(rootOf(db), key);
   return key;
 }
 

@@ -20,7 +20,7 @@ export const clientsCreateCommand: Command = {
     if (typeof type !== 'string' || !(CLIENT_TYPES as readonly string[]).includes(type)) {
       throw new UsageError(`--type must be one of ${CLIENT_TYPES.join(', ')}`);
     }
-    const { db } = await openDatabase(values);
+    const { db } = await openDatabase(values, { create: true });
     try {
       const client = await createClient(db, { name: values.name, type, domain_controller: values['domain-controller'] as string | undefined });
       process.stdout.write(`${client.id}\n`);

@@ -1,3 +1,4 @@
+import { drawAdcsLinks } from '../graph/ingest/adcs-links.ts';
 import { ingestFiles, type FileOutcome } from '../graph/ingest/ingest.service.ts';
 import { analyzeGraph } from '../modules/data-quality/analysis.service.ts';
 import { UsageError, type Command } from './command.ts';
@@ -15,7 +16,7 @@ export const importCommand: Command = {
   },
   async run({ values, positionals }) {
     if (positionals.length === 0) throw new UsageError('expected at least one FILE');
-    const { db } = await openDatabase(values);
+    const { db } = await openDatabase(values, { create: true });
     const tty = process.stderr.isTTY === true;
     const started = performance.now();
     let done = 0;
@@ -40,10 +41,12 @@ export const importCommand: Command = {
           elements += o.result?.elements ?? 0;
           if (tty) process.stderr.write('\r\x1b[K');
           process.stdout.write(`${o.error ? 'FAILED' : 'ok'}\t${o.name}\t${line(o)}\n`);
+          for (const w of o.result?.warnings ?? []) process.stdout.write(`\twarning\t${w}\n`);
         },
       });
       const seconds = (performance.now() - started) / 1000;
       const analysisStart = performance.now();
+      if (outcomes.some((o) => o.result)) await drawAdcsLinks(db.kysely);
       const analysis = await analyzeGraph(db);
       const analysisSeconds = (performance.now() - analysisStart) / 1000;
       const failed = outcomes.filter((o) => o.error).length;
@@ -65,5 +68,6 @@ function line(o: FileOutcome): string {
   if (o.error) return o.error;
   const r = o.result!;
   const warn = r.warnings.length ? `, ${r.warnings.length} warnings` : '';
-  return `${r.type}: ${r.nodes} nodes, ${r.edges} edges, ${r.placeholders} placeholders${warn}`;
+  const removed = r.removed ? `, ${r.removed} removed` : '';
+  return `${r.type}: ${r.nodes} nodes, ${r.edges} edges, ${r.placeholders} placeholders${removed}${warn}`;
 }

@@ -30,7 +30,7 @@ export const usersCreateCommand: Command = {
       password: values.password as string | undefined,
       ssoProviderName: values['sso-provider'] as string | undefined,
     };
-    const { db } = await openDatabase(values);
+    const { db } = await openDatabase(values, { create: true });
     try {
       const user = await createUser(db, input);
       process.stdout.write(`${user.id}\n`);

@@ -11,7 +11,7 @@ async function hmac(key: Uint8Array, data: Uint8Array): Promise<Uint8Array> {
   const k = await webcrypto.subtle.importKey('raw', key, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
   return new Uint8Array(await webcrypto.subtle.sign('HMAC', k, data));
 }
-/** Independent of the package: WebCrypto, from the README's description. */
+/** Independent of the package: WebCrypto, from the description in docs/wire-contract.md. */
 async function independentSign(key: string, method: string, target: string, date: string, body: string): Promise<string> {
   const enc = new TextEncoder();
   const k1 = await hmac(enc.encode(key), enc.encode(method + target));
@@ -19,14 +19,14 @@ async function independentSign(key: string, method: string, target: string, date
   return Buffer.from(await hmac(k2, enc.encode(body))).toString('base64');
 }
 
-test('published test vectors: package signer, independent signer and README agree', async () => {
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+test('published test vectors: package signer, independent signer and docs/wire-contract.md agree', async () => {
+  const readme = readFileSync(new URL('../../docs/wire-contract.md', import.meta.url), 'utf8');
   assert.ok(SIGNATURE_VECTORS.length >= 3);
   for (const v of SIGNATURE_VECTORS) {
     assert.equal(signRequest(v), v.signature, v.name);
     assert.equal(await independentSign(v.key, v.method, v.target, v.requestDate, v.body), v.signature, v.name);
-    assert.ok(readme.includes(v.signature), `README lists the vector "${v.name}"`);
-    assert.ok(readme.includes(v.target), `README lists the target of "${v.name}"`);
+    assert.ok(readme.includes(v.signature), `docs/wire-contract.md lists the vector "${v.name}"`);
+    assert.ok(readme.includes(v.target), `docs/wire-contract.md lists the target of "${v.name}"`);
   }
 });
 

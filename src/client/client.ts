@@ -1,7 +1,8 @@
 import { signedHeaders } from './signature.ts';
 import type {
-  AdDataQualityRecord, ApiVersion, AssetGroupTagMember, AuthToken, AzureDataQualityRecord, ClientJob, CollectionEvent,
-  ControllerEntry, CreateOidcProviderBody, LoginResult, OidcProvider, Page, Query, User,
+  AdDataQualityRecord, ApiVersion, AuditLog, AvailableDomain, AssetGroupTag, AssetGroupTagMember, AssetGroupTagSelector, AuthToken, AzureDataQualityRecord,
+  ClientJob, CollectionClient, CypherResult, EntityInfo, CollectionEvent, ControllerEntry, CreateOidcProviderBody, CreateSelectorBody, EventBody, FileUploadJob,
+  FileUploadTask, FlatGraph, LoginResult, MemberCounts, OidcProvider, Page, Query, SavedQuery, ScheduledEvent, SearchHit, SsoProvider, UnifiedGraph, UpdateSelectorBody, User,
 } from './types.ts';
 
 /** How the client authenticates: a bearer session/JWT, or an API token that signs every request. */
@@ -14,6 +15,16 @@ export interface ClientOptions {
   /** Sent as `Prefer: wait=N` (seconds; -1 = no deadline when the server allows it). */
   wait?: number;
   fetch?: typeof fetch;
+}
+
+export interface RequestOptions {
+  query?: Query;
+  /** Sent as JSON. */
+  body?: unknown;
+  /** Sent as is (with `contentType`), e.g. an uploaded file. */
+  rawBody?: string | Uint8Array | Blob;
+  contentType?: string;
+  headers?: Record<string, string>;
 }
 
 /** A non-2xx answer: the status and the messages of the error envelope. */
@@ -42,24 +53,26 @@ export class ScentClient {
   constructor(options: ClientOptions) {
     this.#base = new URL(options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`);
     this.credentials = options.credentials;
-    this.#fetch = options.fetch ?? fetch;
+    // A bound call: browsers refuse `fetch` invoked as a method of another object.
+    this.#fetch = options.fetch ?? ((input, init) => fetch(input, init));
     this.#wait = options.wait;
   }
 
   /** Any call: `path` like `/api/v2/...`. Signs with the API token when one is configured. */
-  async request<T>(method: string, path: string, options: { query?: Query; body?: unknown } = {}): Promise<T> {
+  async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
     const url = new URL(`${path.replace(/^\//, '')}${queryString(options.query)}`, this.#base);
-    const body = options.body === undefined ? undefined : JSON.stringify(options.body);
-    const headers: Record<string, string> = { accept: 'application/json' };
-    if (body !== undefined) headers['content-type'] = 'application/json';
+    const body = options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
+    const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
+    if (body !== undefined) headers['content-type'] = options.contentType ?? 'application/json';
     if (this.#wait !== undefined) headers.prefer = `wait=${this.#wait}`;
     const creds = this.credentials;
     if (creds && 'bearer' in creds) headers.authorization = `Bearer ${creds.bearer}`;
     if (creds && 'tokenId' in creds) {
       // The signed target is exactly what goes on the request line: the URL's path and query.
-      Object.assign(headers, signedHeaders(creds.tokenId, { key: creds.tokenKey, method, target: url.pathname + url.search, body }));
+      const signed = body instanceof Blob ? new Uint8Array(await body.arrayBuffer()) : body;
+      Object.assign(headers, signedHeaders(creds.tokenId, { key: creds.tokenKey, method, target: url.pathname + url.search, body: signed }));
     }
-    const res = await this.#fetch(url, { method, headers, body });
+    const res = await this.#fetch(url, { method, headers, body: body as BodyInit | undefined });
     const text = await res.text();
     const json = text ? safeJson(text) : undefined;
     if (!res.ok) {
@@ -125,7 +138,193 @@ export class ScentClient {
   async listCertTemplateControllers(objectId: string, query?: Query): Promise<Page<ControllerEntry[]>> {
     return this.request('GET', `/api/v2/certtemplates/${encodeURIComponent(objectId)}/controllers`, { query });
   }
+
+  /* ---- Beyond the seed (the console's calls) ---- */
+
+  async self(): Promise<User> {
+    return (await this.request<{ data: User }>('GET', '/api/v2/self')).data;
+  }
+  async logout(): Promise<void> {
+    await this.request('POST', '/api/v2/logout');
+  }
+  async listSsoProviders(query?: Query): Promise<SsoProvider[]> {
+    return (await this.request<{ data: SsoProvider[] }>('GET', '/api/v2/sso-providers', { query })).data;
+  }
+  async listFileUploads(query?: Query): Promise<Page<FileUploadJob[]>> {
+    return this.request('GET', '/api/v2/file-upload', { query });
+  }
+  async startFileUpload(): Promise<FileUploadJob> {
+    return (await this.request<{ data: FileUploadJob }>('POST', '/api/v2/file-upload/start')).data;
+  }
+  /**
+   * One file into a running upload job (JSON or zip, the body is the file). With `onProgress` in a
+   * browser the bytes sent are reported as they go (XMLHttpRequest; fetch cannot report upload progress).
+   */
+  async uploadFile(jobId: number, body: Blob | Uint8Array | string, options: { fileName: string; contentType: string; onProgress?: (sent: number, total: number) => void }): Promise<void> {
+    const path = `/api/v2/file-upload/${jobId}`;
+    const creds = this.credentials;
+    if (options.onProgress && Xhr && !(creds && 'tokenId' in creds)) {
+      return this.#xhrUpload(new URL(path.slice(1), this.#base), body, options as Required<typeof options>);
+    }
+    await this.request('POST', path, { rawBody: body, contentType: options.contentType, headers: { 'x-file-name': options.fileName } });
+  }
+  async endFileUpload(jobId: number): Promise<FileUploadJob> {
+    return (await this.request<{ data: FileUploadJob }>('POST', `/api/v2/file-upload/${jobId}/end`)).data;
+  }
+  async listFileUploadTasks(jobId: number): Promise<FileUploadTask[]> {
+    return (await this.request<{ data: FileUploadTask[] }>('GET', `/api/v2/file-upload/${jobId}/completed-tasks`)).data;
+  }
+  async listAssetGroupTags(query?: Query): Promise<AssetGroupTag[]> {
+    return (await this.request<{ data: { tags: AssetGroupTag[] } }>('GET', '/api/v2/asset-group-tags', { query })).data.tags;
+  }
+  /** A tag's selectors, paged (`counts=true` adds each one's member count). */
+  listSelectors(tagId: number, query?: Query): Promise<Page<{ selectors: AssetGroupTagSelector[] }>> {
+    return this.request('GET', `/api/v2/asset-group-tags/${tagId}/selectors`, { query });
+  }
+  async updateSelector(tagId: number, selectorId: number, body: UpdateSelectorBody): Promise<AssetGroupTagSelector> {
+    return (await this.request<{ data: AssetGroupTagSelector }>('PATCH', `/api/v2/asset-group-tags/${tagId}/selectors/${selectorId}`, { body })).data;
+  }
+  /** The members one selector selected, paged. */
+  listSelectorMembers(tagId: number, selectorId: number, query?: Query): Promise<Page<{ members: AssetGroupTagMember[] }>> {
+    return this.request('GET', `/api/v2/asset-group-tags/${tagId}/selectors/${selectorId}/members`, { query });
+  }
+  /** One member (by graph node id) with the selectors that selected it. */
+  async getAssetGroupTagMember(tagId: number, memberId: number): Promise<AssetGroupTagMember & { selectors: AssetGroupTagSelector[] }> {
+    return (await this.request<{ data: { member: AssetGroupTagMember & { selectors: AssetGroupTagSelector[] } } }>('GET', `/api/v2/asset-group-tags/${tagId}/members/${memberId}`)).data.member;
+  }
+  async createSelector(tagId: number, body: CreateSelectorBody): Promise<AssetGroupTagSelector> {
+    return (await this.request<{ data: AssetGroupTagSelector }>('POST', `/api/v2/asset-group-tags/${tagId}/selectors`, { body })).data;
+  }
+  async deleteSelector(tagId: number, selectorId: number): Promise<void> {
+    await this.request('DELETE', `/api/v2/asset-group-tags/${tagId}/selectors/${selectorId}`);
+  }
+  async getAssetGroupTagMemberCounts(tagId: number, query?: Query): Promise<MemberCounts> {
+    return (await this.request<{ data: MemberCounts }>('GET', `/api/v2/asset-group-tags/${tagId}/members/counts`, { query })).data;
+  }
+  getDomainDataQualityStats(domainId: string, query?: Query): Promise<Page<AdDataQualityRecord[]>> {
+    return this.request('GET', `/api/v2/ad-domains/${encodeURIComponent(domainId)}/data-quality-stats`, { query });
+  }
+  getTenantDataQualityStats(tenantId: string, query?: Query): Promise<Page<AzureDataQualityRecord[]>> {
+    return this.request('GET', `/api/v2/azure-tenants/${encodeURIComponent(tenantId)}/data-quality-stats`, { query });
+  }
+  /** `type=graph`: BloodHound's flat graph map of the template and its controllers. */
+  getCertTemplateControllersGraph(objectId: string): Promise<FlatGraph | UnifiedGraph> {
+    return this.getEntityRelatedGraph('certtemplates', objectId, 'controllers');
+  }
+  /**
+   * Entity routes (`GET /api/v2/<type>/<object id>`, e.g. type `certtemplates`): `props` and, with
+   * counts, one number per related list.
+   */
+  async getEntity(type: string, objectId: string, query?: Query): Promise<EntityInfo> {
+    return (await this.request<{ data: EntityInfo }>('GET', `/api/v2/${type}/${encodeURIComponent(objectId)}`, { query })).data;
+  }
+  /** A related list of an entity (`GET /api/v2/<type>/<object id>/<list>`), paged. */
+  listEntityRelated(type: string, objectId: string, list: string, query?: Query): Promise<Page<ControllerEntry[]>> {
+    return this.request('GET', `/api/v2/${type}/${encodeURIComponent(objectId)}/${list}`, { query: { ...query, type: 'list' } });
+  }
+  /** The same related list as a graph (`type=graph`): BloodHound's flat graph map, or a unified graph. */
+  async getEntityRelatedGraph(type: string, objectId: string, list: string): Promise<FlatGraph | UnifiedGraph> {
+    const answer = await this.request<FlatGraph | { data: FlatGraph }>('GET', `/api/v2/${type}/${encodeURIComponent(objectId)}/${list}`, { query: { type: 'graph' } });
+    // BloodHound sends the map bare; a map wrapped in `data` (its only key) is unwrapped.
+    const keys = Object.keys(answer);
+    return keys.length === 1 && keys[0] === 'data' ? (answer as { data: FlatGraph | UnifiedGraph }).data : (answer as FlatGraph);
+  }
+  /**
+   * `POST /api/v2/graphs/cypher`: the unified graph of what the query returned, plus scalar columns
+   * as `literals`. A query that returns nothing is a 404 (ScentApiError), as BloodHound.
+   */
+  async cypher(query: string, includeProperties = false): Promise<CypherResult> {
+    return (await this.request<{ data: CypherResult }>('POST', '/api/v2/graphs/cypher', { body: { query, include_properties: includeProperties } })).data;
+  }
+  /** Saved queries; `scope` owned (default), shared, public or all. */
+  listSavedQueries(query?: Query): Promise<Page<SavedQuery[]>> {
+    return this.request('GET', '/api/v2/saved-queries', { query });
+  }
+  async createSavedQuery(body: { name: string; query: string; description?: string }): Promise<SavedQuery> {
+    return (await this.request<{ data: SavedQuery }>('POST', '/api/v2/saved-queries', { body })).data;
+  }
+  async deleteSavedQuery(id: number): Promise<void> {
+    await this.request('DELETE', `/api/v2/saved-queries/${id}`);
+  }
+  /** Imports `{name, query, description}` objects (one, or an array such as BloodHound's Query Library). */
+  async importSavedQueries(queries: unknown): Promise<string> {
+    return (await this.request<{ data: string }>('POST', '/api/v2/saved-queries/import', { body: queries })).data;
+  }
+  /** `GET /api/v2/search`: nodes by name or object id (exact, then prefix, then substring matches). */
+  async search(q: string, query?: Query): Promise<SearchHit[]> {
+    return (await this.request<{ data: SearchHit[] }>('GET', '/api/v2/search', { query: { ...query, q } })).data;
+  }
+  /** `GET /api/v2/graphs/shortest-path` between two object ids; no path is a 404 (ScentApiError). */
+  async shortestPath(startNode: string, endNode: string, relationshipKinds?: string): Promise<UnifiedGraph> {
+    const query = { start_node: startNode, end_node: endNode, relationship_kinds: relationshipKinds };
+    return (await this.request<{ data: UnifiedGraph }>('GET', '/api/v2/graphs/shortest-path', { query })).data;
+  }
+  /** `GET /api/v2/available-domains`: the Domain and AZTenant nodes (`type` active-directory or azure). */
+  async listAvailableDomains(query?: Query): Promise<AvailableDomain[]> {
+    return (await this.request<{ data: AvailableDomain[] }>('GET', '/api/v2/available-domains', { query })).data;
+  }
+  /** `GET /api/v2/audit`: audit entries, newest first by default; `before`/`after` bound the window. */
+  listAuditLogs(query?: Query): Promise<Page<{ logs: AuditLog[] }>> {
+    return this.request('GET', '/api/v2/audit', { query });
+  }
+  /** Enterprise: collection clients, scheduled events, jobs. */
+  listClients(query?: Query): Promise<Page<CollectionClient[]>> {
+    return this.request('GET', '/api/v2/clients', { query });
+  }
+  async createClient(body: { name: string; type: 'sharphound' | 'azurehound'; domain_controller?: string }): Promise<CollectionClient> {
+    return (await this.request<{ data: CollectionClient }>('POST', '/api/v2/clients', { body })).data;
+  }
+  async deleteClient(clientId: string): Promise<void> {
+    await this.request('DELETE', `/api/v2/clients/${encodeURIComponent(clientId)}`);
+  }
+  async listEvents(query?: Query): Promise<ScheduledEvent[]> {
+    return (await this.request<{ data: ScheduledEvent[] }>('GET', '/api/v2/events', { query })).data;
+  }
+  async createEvent(body: EventBody): Promise<ScheduledEvent> {
+    return (await this.request<{ data: ScheduledEvent }>('POST', '/api/v2/events', { body })).data;
+  }
+  async deleteEvent(eventId: number): Promise<void> {
+    await this.request('DELETE', `/api/v2/events/${eventId}`);
+  }
+  listJobs(query?: Query): Promise<Page<ClientJob[]>> {
+    return this.request('GET', '/api/v2/jobs', { query });
+  }
+  async cancelJob(jobId: number): Promise<ClientJob> {
+    return (await this.request<{ data: ClientJob }>('PUT', `/api/v2/jobs/${jobId}/cancel`)).data;
+  }
+
+  #xhrUpload(url: URL, body: Blob | Uint8Array | string, o: { fileName: string; contentType: string; onProgress: (sent: number, total: number) => void }): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const xhr = new Xhr!();
+      xhr.open('POST', url);
+      xhr.setRequestHeader('accept', 'application/json');
+      xhr.setRequestHeader('content-type', o.contentType);
+      xhr.setRequestHeader('x-file-name', o.fileName);
+      const creds = this.credentials;
+      if (creds && 'bearer' in creds) xhr.setRequestHeader('authorization', `Bearer ${creds.bearer}`);
+      if (this.#wait !== undefined) xhr.setRequestHeader('prefer', `wait=${this.#wait}`);
+      xhr.upload.onprogress = (e) => o.onProgress(e.loaded, e.total);
+      xhr.onerror = () => reject(new ScentApiError(0, ['the upload could not reach the server'], undefined, undefined));
+      xhr.onload = () => {
+        if (xhr.status >= 200 && xhr.status < 300) return resolve();
+        const json = xhr.responseText ? safeJson(xhr.responseText) : undefined;
+        const errors = (json as { errors?: Array<{ message: string }> } | undefined)?.errors ?? [];
+        reject(new ScentApiError(xhr.status, errors.map((e) => e.message), xhr.getResponseHeader('x-request-id') ?? undefined, json ?? xhr.responseText));
+      };
+      xhr.send(body);
+    });
+  }
 }
+
+/** The browser's XMLHttpRequest where there is one (typed here: the package compiles without the DOM library). */
+interface XhrLike {
+  status: number; responseText: string;
+  upload: { onprogress: ((e: { loaded: number; total: number }) => void) | null };
+  onerror: (() => void) | null; onload: (() => void) | null;
+  open(method: string, url: URL): void; setRequestHeader(name: string, value: string): void;
+  getResponseHeader(name: string): string | null; send(body: unknown): void;
+}
+const Xhr = (globalThis as { XMLHttpRequest?: new () => XhrLike }).XMLHttpRequest;
 
 function safeJson(text: string): unknown {
   try {

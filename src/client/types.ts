@@ -79,10 +79,10 @@ export interface CollectionEvent extends CollectionFlags {
   id: number; client_id: string; rrule: string; ous: OuReference[]; domains: DomainReference[];
 }
 
-/** Spec 2.13 */
+/** Spec 2.13 (+ `asset_group_tag_id`, as BloodHound) */
 export interface AssetGroupTagMember {
   id: number; object_id: string; environment_id: string; primary_kind: string; name: string;
-  properties: Record<string, unknown>; source: number;
+  properties: Record<string, unknown>; source: number; asset_group_tag_id: number;
 }
 
 /** Spec 2.14 */
@@ -106,3 +106,86 @@ export interface LoginResult { user_id: string; session_token: string; auth_expi
 /** A query parameter value; arrays repeat the parameter. Filter values use `[predicate:]operand`. */
 export type QueryValue = string | number | boolean | ReadonlyArray<string | number | boolean>;
 export type Query = Record<string, QueryValue | undefined>;
+
+/* ---- Beyond the seed: what the console (ui/) and other clients call ---- */
+
+/** GET /api/v2/sso-providers (anonymous callers see id, name, slug, type and the two URIs). */
+export interface SsoProvider {
+  id: number; name: string; slug: string; type: 'OIDC' | 'SAML'; login_uri: string; callback_uri: string;
+  details?: OidcProvider; config?: { auto_provision: { enabled: boolean; default_role_id: number; role_provision: boolean } };
+  created_at?: string; updated_at?: string;
+}
+/** GET /api/v2/file-upload; status as CONTRACT §6 job status. */
+export interface FileUploadJob {
+  id: number; user_id: string; user_email_address: string | null; status: number; status_message: string;
+  start_time: string; end_time: string; last_ingest: string; total_files: number; failed_files: number;
+  created_at: string; updated_at: string; deleted_at: NullTime;
+}
+/** GET /api/v2/file-upload/{id}/completed-tasks: one file of a job and its ingest result. */
+export interface FileUploadTask {
+  id: number; file_name: string; content_type: string; size: number; status: number;
+  errors: Array<{ file_name: string; error: string }>; warnings: string[]; nodes: number; edges: number;
+  created_at: string; updated_at: string;
+}
+/** Asset group tag (Privilege Zone / label / owned); `type` 1 tier, 2 label, 3 owned. `counts` with `counts=true`. */
+export interface AssetGroupTag {
+  id: number; type: number; kind_id: number; name: string; description: string; position: number | null; require_certify: boolean | null;
+  analysis_enabled: boolean | null; glyph: string | null; created_at: string; created_by: string; updated_at: string; updated_by: string;
+  deleted_at: NullTime; deleted_by: string | null; counts?: { selectors: number; members: number };
+}
+/** Seed `type`: 1 object id, 2 Cypher (the nodes a read-only query returns). */
+export interface SelectorSeed { type: number; value: string; selector_id?: number }
+/** `expansion`: 0 none, 1 all, 2 child, 3 parent; `auto_certify`: 0 off, 1 all members, 2 seeds only. */
+export interface AssetGroupTagSelector {
+  id: number; asset_group_tag_id: number; name: string; description: string; expansion: number; seeds: SelectorSeed[];
+  created_at: string; created_by: string; updated_at: string; updated_by: string;
+  disabled_at: string | null; disabled_by: string | null; is_default: boolean; allow_disable: boolean; auto_certify: number;
+  counts?: { members: number };
+}
+export interface CreateSelectorBody { name: string; description?: string; expansion?: number; auto_certify?: number | null; seeds: SelectorSeed[] }
+export interface UpdateSelectorBody extends Partial<CreateSelectorBody> { disabled?: boolean }
+export interface MemberCounts { total_count: number; counts: Record<string, number> }
+/** A collection client (enterprise). */
+export interface CollectionClient extends Record_ {
+  id: string; name: string; type: 'sharphound' | 'azurehound'; domain_controller: string; ip_address: string; hostname: string;
+  last_checkin: NullTime; current_job_id: NullInt32;
+}
+export interface ScheduledEvent extends Omit<CollectionEvent, 'ous' | 'domains'> {
+  title: string; ous: OuReference[] | string[]; domains: DomainReference[] | string[]; created_at: string; updated_at: string;
+}
+export interface EventBody {
+  client_id: string; rrule: string; title?: string; ous?: string[]; domains?: string[];
+  session_collection?: boolean; local_group_collection?: boolean; ad_structure_collection?: boolean; cert_services_collection?: boolean;
+  ca_registry_collection?: boolean; dc_registry_collection?: boolean; all_trusted_domains?: boolean;
+}
+/** BloodHound's flat graph map (type=graph answers): node entries by id, edge entries `rel_<id>`. */
+export interface FlatGraphNode {
+  label: { text: string }; color?: string; data: Record<string, unknown> & { nodetype?: string; objectid?: string; kinds?: string[]; isTierZero?: boolean };
+}
+export interface FlatGraphEdge { id1: string; id2: string; label: { text: string }; data?: Record<string, unknown> }
+export type FlatGraph = Record<string, FlatGraphNode | FlatGraphEdge>;
+/** `GET /api/v2/<type>/<object id>`: the node's properties, its kinds, and a count per related list. */
+export interface EntityInfo { props: Record<string, unknown>; kind?: string; kinds?: string[]; [list: string]: unknown }
+/** BloodHound's unified graph (Cypher, shortest paths): nodes by id, edges as a list. */
+export interface UnifiedGraphNode {
+  label: string; kind: string; kinds: string[]; objectId: string; isTierZero?: boolean; isOwnedObject?: boolean; lastSeen?: string;
+  properties?: Record<string, unknown>;
+}
+export interface UnifiedGraphEdge { source: string; target: string; label: string; kind: string; lastSeen?: string; properties?: Record<string, unknown> }
+export interface UnifiedGraph { nodes: Record<string, UnifiedGraphNode>; edges: UnifiedGraphEdge[] }
+/** `POST /api/v2/graphs/cypher`: the graph, scalar columns as literals, and the property keys when asked for. */
+export interface CypherResult extends UnifiedGraph { literals?: Array<{ key: string; value: unknown }>; node_keys?: string[]; edge_keys?: string[] }
+/** A saved query; lists add the caller's `scope` for it. */
+export interface SavedQuery {
+  id: number; user_id: string; name: string; query: string; description: string; created_at: string; updated_at: string; deleted_at: NullTime;
+  scope?: 'owned' | 'shared' | 'public';
+}
+/** `GET /api/v2/search`: `type` is the node's primary kind; `system_tags` space-separated (admin_tier_0, owned). */
+export interface SearchHit { objectid: string; type: string; name: string; distinguishedname: string; system_tags: string }
+/** `GET /api/v2/available-domains` */
+export interface AvailableDomain { type: 'active-directory' | 'azure'; name: string; id: string; collected: boolean }
+/** `GET /api/v2/audit`; `status` intent, success or failure (an intent and its outcome share `commit_id`). */
+export interface AuditLog {
+  id: number; created_at: string; actor_id: string; actor_name: string; actor_email: string; action: string;
+  fields: Record<string, unknown>; request_id: string; source_ip_address: string; status: string; commit_id: string;
+}

@@ -5,11 +5,13 @@
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { Micros } from './time.ts';
 import type { AuthTokenTables } from '../auth/tokens.tables.ts';
+import type { AuditTables } from '../audit/audit.tables.ts';
 import type { GraphTables } from '../graph/graph.tables.ts';
 import type { AssetGroupTagTables } from '../modules/asset-group-tags/tags.tables.ts';
 import type { CollectionTables } from '../modules/jobs/collection.tables.ts';
 import type { DataQualityTables } from '../modules/data-quality/data-quality.tables.ts';
 import type { FileUploadTables } from '../modules/file-upload/file-upload.tables.ts';
+import type { SavedQueryTables } from '../modules/saved-queries/saved-queries.tables.ts';
 
 export type Bool = 0 | 1;
 
@@ -95,7 +97,7 @@ export interface SettingTable {
   updated_at: Micros;
 }
 
-export interface Database extends GraphTables, DataQualityTables, FileUploadTables, AssetGroupTagTables, CollectionTables, AuthTokenTables {
+export interface Database extends GraphTables, DataQualityTables, FileUploadTables, AssetGroupTagTables, CollectionTables, AuthTokenTables, SavedQueryTables, AuditTables {
   permissions: PermissionTable;
   roles: RoleTable;
   roles_permissions: RolePermissionTable;

@@ -5,7 +5,7 @@ import type { Micros } from '../db/time.ts';
 
 export interface NodeTable {
   id: Generated<number>;
-  /** Unique. SIDs / GUIDs upper-cased for AD and Azure; OpenGraph ids as given. */
+  /** Unique, upper-cased (SIDs, GUIDs, OpenGraph ids), as BloodHound stores them. */
   objectid: string;
   /** Primary kind (= first of `kinds`), e.g. User, Group, CertTemplate, AZUser. */
   kind: string;
@@ -33,9 +33,24 @@ export interface EdgeTable {
   last_seen: Micros;
 }
 
+/** Written by triggers (migration 0040): deletes, and node kind / environment changes, for the graph engine. */
+export interface GraphChangeTable {
+  id: Generated<number>;
+  node_id: number | null;
+  edge_id: number | null;
+  at: Generated<Micros>;
+}
+
+export interface GraphChangesPrunedTable {
+  id: number;
+  upto: number;
+}
+
 export interface GraphTables {
   nodes: NodeTable;
   edges: EdgeTable;
+  graph_changes: GraphChangeTable;
+  graph_changes_pruned: GraphChangesPrunedTable;
 }
 
 export type NodeRow = Selectable<NodeTable>;

@@ -18,6 +18,14 @@ export interface NodeInput {
   propertiesJson?: string;
   /** 'Base' (AD), 'AZBase' (Azure) or an OpenGraph source kind. */
   sourceKind?: string | null;
+  /** Properties the collector reported as null: a stored value of theirs is removed (as BloodHound does). */
+  clear?: string[];
+  /**
+   * The input names the node and its kinds but describes nothing (an OpenGraph node with no
+   * property but its id, e.g. an exported placeholder): it stays or becomes a placeholder, and over
+   * a stored node only its kinds merge.
+   */
+  bare?: boolean;
 }
 
 /** One end of an edge: the object id, and the kinds to give a placeholder if the object is unseen. */
@@ -45,11 +53,12 @@ export interface StoredNode extends NodeValues {
   id: number;
 }
 
+/** A node only edges have named: the kinds the edge gave it (none when it gave none). */
 export function placeholderValues(ref: EndpointRef, now: Micros): NodeValues {
-  const kinds = ref.kinds?.length ? ref.kinds : ['Base'];
+  const kinds = ref.kinds ? dedupe(ref.kinds) : [];
   return {
     objectid: ref.objectid,
-    kind: kinds[0],
+    kind: kinds[0] ?? '',
     kinds: JSON.stringify(kinds),
     name: null,
     environment_id: null,
@@ -62,20 +71,24 @@ export function placeholderValues(ref: EndpointRef, now: Micros): NodeValues {
 
 /**
  * The row after `input` is applied to `current` (undefined = not stored yet):
- * - a placeholder (or nothing) is replaced by the description;
+ * - a placeholder (or nothing) takes the description's properties, name and environment;
  * - a described node keeps its properties and gains/overwrites the incoming ones; `name` and
  *   `environment_id` are replaced when the input has them;
- * - kinds: the same source kind replaces them (the collector is authoritative); another source
- *   adds its kinds after the existing ones, so the primary kind stays.
+ * - kinds only accumulate, as in BloodHound: the node keeps every kind it was ever given (by a
+ *   description or as an edge end). The description's primary kind comes first when it is from the
+ *   node's own source (or the node was a placeholder); another source's kinds go after the existing
+ *   ones, so the primary kind stays.
  */
 export function mergeNode(current: NodeValues | undefined, input: NodeInput, now: Micros): NodeValues {
   const incomingKinds = dedupe(input.kinds);
-  if (incomingKinds.length === 0) throw new Error(`node ${input.objectid} has no kind`);
+  if (incomingKinds.length === 0 && !input.bare) throw new Error(`node ${input.objectid} has no kind`);
+  if (input.bare) return mergeBare(current, input, incomingKinds, now);
+  const kinds = current ? accumulate(current, input, incomingKinds) : incomingKinds;
   if (!current || current.is_placeholder) {
     return {
       objectid: input.objectid,
-      kind: incomingKinds[0],
-      kinds: JSON.stringify(incomingKinds),
+      kind: kinds[0],
+      kinds: JSON.stringify(kinds),
       name: input.name ?? null,
       environment_id: input.environmentId ?? null,
       properties: input.properties ? JSON.stringify(input.properties) : input.propertiesJson ?? '{}',
@@ -85,9 +98,11 @@ export function mergeNode(current: NodeValues | undefined, input: NodeInput, now
     };
   }
   const props = input.properties ?? (input.propertiesJson ? (JSON.parse(input.propertiesJson) as Record<string, unknown>) : {});
-  const sameSource = (input.sourceKind ?? null) === current.source_kind;
-  const kinds = sameSource ? incomingKinds : dedupe([...parseKinds(current.kinds), ...incomingKinds]);
-  const merged = Object.keys(props).length ? { ...(JSON.parse(current.properties) as object), ...props } : null;
+  let merged: Record<string, unknown> | null = Object.keys(props).length ? { ...(JSON.parse(current.properties) as object), ...props } : null;
+  if (input.clear?.length) {
+    merged ??= JSON.parse(current.properties) as Record<string, unknown>;
+    for (const key of input.clear) if (!(key in props)) delete merged[key];
+  }
   return {
     objectid: current.objectid,
     kind: kinds[0],
@@ -99,6 +114,25 @@ export function mergeNode(current: NodeValues | undefined, input: NodeInput, now
     is_placeholder: 0,
     last_seen: now,
   };
+}
+
+function accumulate(current: NodeValues, input: NodeInput, incomingKinds: string[]): string[] {
+  const stored = parseKinds(current.kinds);
+  const own = current.is_placeholder || current.source_kind === null || (input.sourceKind ?? null) === current.source_kind;
+  return own ? dedupe([...incomingKinds, ...stored]) : dedupe([...stored, ...incomingKinds]);
+}
+
+/** A bare input (kinds, no properties): a new placeholder, or kinds added to the stored node. */
+function mergeBare(current: NodeValues | undefined, input: NodeInput, incomingKinds: string[], now: Micros): NodeValues {
+  if (!current) return placeholderValues({ objectid: input.objectid, kinds: incomingKinds }, now);
+  const kinds = accumulate(current, input, incomingKinds);
+  return { ...current, kind: kinds[0] ?? '', kinds: JSON.stringify(kinds), last_seen: now };
+}
+
+/** The stored kinds with `add` appended where missing; null when nothing is missing. */
+export function withKinds(stored: string[], add: readonly string[]): string[] | null {
+  const missing = add.filter((k) => !stored.includes(k));
+  return missing.length ? [...stored, ...missing] : null;
 }
 
 export function parseKinds(text: string): string[] {

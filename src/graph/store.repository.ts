@@ -9,7 +9,7 @@ import type { Database } from '../db/database.ts';
 import { nowMicros, type Micros } from '../db/time.ts';
 import type { EdgeRow, NodeRow } from './graph.tables.ts';
 import {
-  edgeKey, edgePropertiesJson, mergeNode, parseKinds, placeholderValues,
+  edgeKey, edgePropertiesJson, mergeNode, parseKinds, placeholderValues, withKinds,
   type EdgeInput, type EndpointRef, type NodeInput, type NodeValues, type StoredNode,
 } from './merge.ts';
 
@@ -73,14 +73,25 @@ export async function upsertNodes(db: Db, nodes: NodeInput[], now: Micros = nowM
   return writeNodes(db, pending);
 }
 
-/** objectid → id for every ref, creating placeholder nodes for objects not stored yet. */
+/**
+ * objectid → id for every ref, creating placeholder nodes for objects not stored yet (with the ref's
+ * kinds, default ["Base"]); kinds a ref names that its stored node lacks are added to it.
+ */
 export async function resolveNodeIds(db: Db, refs: EndpointRef[], now: Micros = nowMicros()): Promise<Map<string, number>> {
   const existing = await findNodesByObjectIds(db, refs.map((r) => r.objectid));
   const ids = new Map<string, number>([...existing].map(([oid, n]) => [oid, n.id]));
   const missing = new Map<string, NodeValues>();
+  const grown = new Map<number, string[]>();
   for (const ref of refs) {
-    if (!ids.has(ref.objectid) && !missing.has(ref.objectid)) missing.set(ref.objectid, placeholderValues(ref, now));
+    const stored = existing.get(ref.objectid);
+    if (stored && ref.kinds) {
+      const kinds = withKinds(grown.get(stored.id) ?? parseKinds(stored.kinds), ref.kinds);
+      if (kinds) grown.set(stored.id, kinds);
+    } else if (!stored && !missing.has(ref.objectid)) {
+      missing.set(ref.objectid, placeholderValues({ objectid: ref.objectid, kinds: ref.kinds ?? ['Base'] }, now));
+    }
   }
+  for (const [id, kinds] of grown) await db.updateTable('nodes').set({ kind: kinds[0], kinds: JSON.stringify(kinds) }).where('id', '=', id).execute();
   for (const [oid, id] of await writeNodes(db, missing)) ids.set(oid, id);
   return ids;
 }

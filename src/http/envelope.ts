@@ -69,3 +69,12 @@ export const recordTimes = (row: { created_at: number; updated_at: number; delet
 /** Common error responses for route schemas (OpenAPI). */
 export const errorResponses = (...statuses: number[]) =>
   Object.fromEntries(statuses.map((s) => [s, Type.Ref(ErrorSchema)]));
+
+/* ---- BloodHound's plain nullable values (CONTRACT §6: resources the seed does not describe) ---- */
+
+/** The value, or null. */
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+/** A stored microsecond timestamp as RFC-3339, or null. */
+export const timeOrNull = (micros: number | null | undefined) => (micros === null || micros === undefined ? null : toRfc3339(micros));
+/** A stored 0/1 as a boolean, or null. */
+export const boolOrNull = (value: number | null | undefined) => (value === null || value === undefined ? null : value === 1);

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { DeadlineError, ApiError, Messages } from './errors.ts';
 import { errorBody } from './envelope.ts';
 import { FORMAT_NAMES } from './validation.ts';
+import { JSON_TYPE } from './json-body.ts';
 
 /** The ONE renderer of the wire error envelope, for thrown errors, unknown routes and wrong methods. */
 export function registerErrorHandling(app: FastifyInstance, allowedMethods: (url: string) => string[]): void {
@@ -30,7 +31,7 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, status: 
   reply.header('X-Request-Id', request.id);
   return reply
     .code(status)
-    .header('Content-Type', 'application/json; charset=utf-8')
+    .header('Content-Type', JSON_TYPE)
     .send(JSON.stringify(errorBody(status, request.id, messages)));
 }
 

@@ -3,6 +3,7 @@ import { Deadline, requestScope } from '../db/deadline.ts';
 import { FOREIGN_PROBE_MS } from '../db/data-versions.ts';
 import { errorBody } from './envelope.ts';
 import { Messages, badRequest } from './errors.ts';
+import { JSON_TYPE } from './json-body.ts';
 
 /**
  * The Prefer header (CONTRACT §4): `wait=N` sets the request deadline (default 30 s; 0 = default);
@@ -68,7 +69,7 @@ export function registerRequestContext(app: FastifyInstance): void {
       const timer = setTimeout(() => {
         deadline.abort();
         if (!reply.sent) {
-          reply.code(504).header('Content-Type', 'application/json; charset=utf-8')
+          reply.code(504).header('Content-Type', JSON_TYPE)
             .send(JSON.stringify(errorBody(504, request.id, [Messages.timedOut])));
         }
       }, wait * 1000);

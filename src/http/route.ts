@@ -5,6 +5,7 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/create-db.ts';
 import type { CompiledQuery, ParsedQuery } from './query/index.ts';
 import type { CacheSpec } from './response-cache.ts';
+import type { AuditDeclaration } from '../audit/audit.ts';
 
 /**
  * Who may call a route. Every route must declare one (start-up fails otherwise):
@@ -23,7 +24,10 @@ declare module 'fastify' {
     query?: CompiledQuery;
   }
   interface FastifyRequest {
+    /** The caller, once the route's guard admitted them. */
     principal: Principal | null;
+    /** The authenticated caller, admitted or not (for the audit log of refused requests). */
+    identity: Principal | null;
     parsedQuery: ParsedQuery;
   }
   interface FastifyInstance {
@@ -34,7 +38,7 @@ declare module 'fastify' {
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export interface Route<G extends RouteGenericInterface = any> extends Omit<RouteOptions, 'handler' | 'config'> {
-  config: { access: Access; enterprise?: boolean; query?: CompiledQuery; cache?: CacheSpec };
+  config: { access: Access; enterprise?: boolean; query?: CompiledQuery; cache?: CacheSpec; audit?: AuditDeclaration };
   handler: (request: FastifyRequest<G>, reply: FastifyReply) => unknown;
 }
 

@@ -21,11 +21,16 @@ ajv.addFormat('http-url', (value: string) => {
   }
 });
 
+// A graph object id: a SID, a GUID, a domain-prefixed well-known SID (ESC1.LOCAL-S-1-5-32-544). Never
+// spaces or angle brackets, so a documentation placeholder such as "<OU objectid>" is refused, not stored.
+ajv.addFormat('object-id', /^[A-Za-z0-9][A-Za-z0-9._-]*$/);
+
 /** How a failing `format` reads in an error message. */
 export const FORMAT_NAMES: Record<string, string> = {
   'http-url': 'an absolute http(s) URL',
   uuid: 'a UUID',
   'date-time': 'an RFC-3339 date-time',
+  'object-id': 'an object id (a SID or GUID such as S-1-5-21-…-512 or 1AEEE963-F4C8-49DA-BBE6-A6107F42CAF0)',
 };
 
 const INT32 = /^-?\d{1,10}$/;

@@ -4,6 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DIALECT, createEmptyTestDb } from './harness.ts';
+import { createDb } from '../db/create-db.ts';
+import { migrateToLatest } from '../db/migrate.ts';
 
 export const BIN = join(import.meta.dirname, '../../bin/scent.js');
 
@@ -12,12 +14,38 @@ export function scent(args: string[], env: Record<string, string> = {}) {
   return { code: res.status, stdout: res.stdout, stderr: res.stderr };
 }
 
-/** A database URL of the dialect under test that a child process can open, and its cleanup. */
+/**
+ * A migrated database of the dialect under test that a child process can open (commands other than
+ * serve / migrate / import refuse to create one), its URL and its cleanup.
+ */
 export async function cliDatabase(): Promise<{ url: string; cleanup: () => Promise<void> }> {
   if (DIALECT === 'postgres') {
     const db = await createEmptyTestDb();
+    await migrateToLatest(db);
     return { url: db.url, cleanup: () => db.close() };
   }
   const dir = mkdtempSync(join(tmpdir(), 'scent-cli-'));
-  return { url: `sqlite:${join(dir, 'scent.sqlite')}`, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
+  const url = `sqlite:${join(dir, 'scent.sqlite')}`;
+  const db = createDb(url);
+  await migrateToLatest(db);
+  await db.close();
+  return { url, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Runs `scent` in this process (no child start-up cost), capturing what it writes. */
+export async function scentInProcess(args: string[]) {
+  const { main } = await import('../cli.ts');
+  let stdout = '';
+  let stderr = '';
+  const out = process.stdout.write;
+  const err = process.stderr.write;
+  process.stdout.write = ((chunk: string) => ((stdout += chunk), true)) as typeof process.stdout.write;
+  process.stderr.write = ((chunk: string) => ((stderr += chunk), true)) as typeof process.stderr.write;
+  try {
+    const code = await main(args);
+    return { code, stdout, stderr };
+  } finally {
+    process.stdout.write = out;
+    process.stderr.write = err;
+  }
 }

@@ -96,8 +96,8 @@ export async function createTestApp(overrides: Partial<Config> = {}, extraRoutes
       const { token } = await issueSession(db, config, { userId: user.id }, 3600, 'test');
       return { token, userId: user.id };
     },
-    request({ method, url, token, body, headers = {}, query }) {
-      return app.inject({
+    async request({ method, url, token, body, headers = {}, query }) {
+      const res = await app.inject({
         method,
         url,
         query,
@@ -108,12 +108,25 @@ export async function createTestApp(overrides: Partial<Config> = {}, extraRoutes
         },
         payload: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
       });
+      assertJsonType(res, `${method} ${url}`);
+      return res;
     },
     async close() {
       await app.close();
       await db.close();
     },
   };
+}
+
+/**
+ * The wire rule of CONTRACT §1, checked on every answer a test receives through `request`: a JSON
+ * answer says `application/json`, exactly (BloodHound's clients compare the header literally).
+ */
+export function assertJsonType(res: { headers: Record<string, unknown> }, label: string): void {
+  const type = res.headers['content-type'];
+  if (typeof type === 'string' && /json/i.test(type) && type !== 'application/json') {
+    throw new Error(`${label}: Content-Type is "${type}", not exactly application/json`);
+  }
 }
 
 /** Asserts an error envelope exactly (status, messages, request id echo, timestamp shape). */

@@ -10,6 +10,13 @@ import * as m0008 from './0008-graph-write-speed.ts';
 import * as m0009 from './0009-change-notifications.ts';
 import * as m0011 from './0011-narrow-change-notifications.ts';
 import * as m0012 from './0012-users-provider-no-action.ts';
+import * as m0013 from './0013-audit-logs.ts';
+import * as m0020 from './0020-asset-group-tag-fields.ts';
+import * as m0040 from './0040-graph-changes.ts';
+import * as m0041 from './0041-node-search.ts';
+import * as m0042 from './0042-search-names-only.ts';
+import * as m0050 from './0050-saved-queries.ts';
+import * as m0051 from './0051-selector-cypher-nodes.ts';
 
 /** Every migration, in order. Files are frozen once committed: add a new one instead of editing. */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +31,11 @@ export const migrations: Record<string, Migration> = {
   '0009-change-notifications': m0009,
   '0011-narrow-change-notifications': m0011,
   '0012-users-provider-no-action': m0012,
+  '0013-audit-logs': m0013,
+  '0020-asset-group-tag-fields': m0020,
+  '0040-graph-changes': m0040,
+  '0041-node-search': m0041,
+  '0042-search-names-only': m0042,
+  '0050-saved-queries': m0050,
+  '0051-selector-cypher-nodes': m0051,
 };

@@ -1,8 +1,8 @@
 import type pg from 'pg';
 import { nowMicros } from '../../db/time.ts';
-import { edgePropertiesJson, mergeNode, placeholderValues, type EdgeInput, type EndpointRef, type NodeInput, type NodeValues, type StoredNode } from '../merge.ts';
+import { edgePropertiesJson, mergeNode, parseKinds, placeholderValues, withKinds, type EdgeInput, type EndpointRef, type NodeInput, type NodeValues, type StoredNode } from '../merge.ts';
 import { fromFlat, type FlatBatch } from '../ingest/flat-batch.ts';
-import type { IdCache } from './id-cache.ts';
+import { codeOf, idOf, type IdCache } from './id-cache.ts';
 import { intArray, nonNullTextArray, textArray } from './pg-arrays.ts';
 import type { GraphWriter, NodeMatch, WriteCounts } from './writer.ts';
 
@@ -22,7 +22,8 @@ type Missing = Map<string, EndpointRef>;
 
 /** Multi-row statements over unnest() inside the caller's transaction (see writer.ts). */
 export class PgGraphWriter implements GraphWriter {
-  readonly counts: WriteCounts = { nodes: 0, edges: 0, placeholders: 0 };
+  readonly counts: WriteCounts = { nodes: 0, edges: 0, placeholders: 0, removed: 0 };
+  tracked: string[] | null = null;
 
   constructor(private readonly client: pg.PoolClient, private readonly cache: IdCache) {}
 
@@ -35,6 +36,25 @@ export class PgGraphWriter implements GraphWriter {
   async writeFlat(batch: FlatBatch): Promise<void> {
     const { nodes, edges } = fromFlat(batch);
     await this.write(nodes, edges);
+  }
+
+  async placeholdersAmong(objectids: string[]): Promise<string[]> {
+    const { rows } = await this.client.query<{ objectid: string }>(
+      'SELECT objectid FROM nodes WHERE objectid = ANY($1::text[]) AND is_placeholder = 1', [textArray(objectids)]);
+    const still = new Set(rows.map((r) => r.objectid));
+    return objectids.filter((oid) => still.has(oid));
+  }
+
+  async remove(objectids: string[]): Promise<number> {
+    for (const oid of objectids) this.cache.delete(oid);
+    const { rows } = await this.client.query<{ id: number }>('SELECT id FROM nodes WHERE objectid = ANY($1::text[])', [textArray(objectids)]);
+    if (!rows.length) return 0;
+    const ids = [intArray(rows.map((r) => Number(r.id)))];
+    await this.client.query('DELETE FROM edges WHERE start_id = ANY($1::bigint[])', ids);
+    await this.client.query('DELETE FROM edges WHERE end_id = ANY($1::bigint[])', ids);
+    await this.client.query('DELETE FROM nodes WHERE id = ANY($1::bigint[])', ids);
+    this.counts.removed += rows.length;
+    return rows.length;
   }
 
   async match(m: NodeMatch, limit: number): Promise<string[]> {
@@ -77,7 +97,7 @@ export class PgGraphWriter implements GraphWriter {
          WHERE n.id = u.id`,
         [intArray(changed.map((r) => r.id)), ...columns(changed).slice(1)],
       );
-      for (const r of changed) this.cache.set(r.objectid, r.id);
+      for (const r of changed) this.cache.set(r.objectid, r.id, r.kinds);
     }
     this.counts.nodes += nodes.length;
   }
@@ -87,29 +107,67 @@ export class PgGraphWriter implements GraphWriter {
     const inserted = await this.client.query<{ id: number; objectid: string }>(
       `INSERT INTO nodes (${COLS}) SELECT * FROM ${UNNEST} RETURNING id, objectid`, columns(rows),
     );
-    for (const r of inserted.rows) this.cache.set(r.objectid, Number(r.id));
+    const kinds = new Map(rows.map((r) => [r.objectid, r.kinds]));
+    for (const r of inserted.rows) this.cache.set(r.objectid, Number(r.id), kinds.get(r.objectid));
   }
 
-  /** Node ids of `missing` edge ends: read, or inserted as placeholders when unseen. */
-  private async resolve(missing: Missing, now: number): Promise<Map<string, number>> {
-    const ids = new Map<string, number>();
-    const found = await this.client.query<{ id: number; objectid: string }>(
-      'SELECT id, objectid FROM nodes WHERE objectid = ANY($1::text[])', [textArray([...missing.keys()])],
+  /** Node ids of `missing` edge ends: read (with their kinds), or inserted as placeholders when unseen. */
+  private async resolve(missing: Missing, now: number): Promise<void> {
+    const found = await this.client.query<{ id: number; objectid: string; kinds: string }>(
+      'SELECT id, objectid, kinds FROM nodes WHERE objectid = ANY($1::text[])', [textArray([...missing.keys()])],
     );
     for (const r of found.rows) {
-      ids.set(r.objectid, Number(r.id));
+      this.cache.set(r.objectid, Number(r.id), r.kinds);
       missing.delete(r.objectid);
     }
     const placeholders = [...missing.values()].map((ref) => placeholderValues(ref, now));
-    if (placeholders.length) {
-      const inserted = await this.client.query<{ id: number; objectid: string }>(
-        `INSERT INTO nodes (${COLS}) SELECT * FROM ${UNNEST} RETURNING id, objectid`, columns(placeholders),
-      );
-      for (const r of inserted.rows) ids.set(r.objectid, Number(r.id));
-      this.counts.placeholders += placeholders.length;
+    if (!placeholders.length) return;
+    const inserted = await this.client.query<{ id: number; objectid: string }>(
+      `INSERT INTO nodes (${COLS}) SELECT * FROM ${UNNEST} RETURNING id, objectid`, columns(placeholders),
+    );
+    const kinds = new Map(placeholders.map((p) => [p.objectid, p.kinds]));
+    for (const r of inserted.rows) this.cache.set(r.objectid, Number(r.id), kinds.get(r.objectid));
+    this.counts.placeholders += placeholders.length;
+    if (this.tracked) for (const p of placeholders) this.tracked.push(p.objectid);
+  }
+
+  /**
+   * The id of an edge end already in the cache; kinds it names that its node lacks are recorded in
+   * `grown` (written after the batch's ends are all known) and in the cache.
+   */
+  private endId(ref: EndpointRef, grown: Map<number, string[]>, read: Map<number, string>): number {
+    const entry = this.cache.entry(ref.objectid)!;
+    const id = idOf(entry);
+    if (!ref.kinds) return id;
+    const table = this.cache.kinds;
+    const code = codeOf(entry);
+    if (table.includes(code, table.codeOfList(ref.kinds))) return id;
+    const stored = grown.get(id) ?? (code ? table.list(code) : []);
+    const kinds = withKinds(stored, ref.kinds);
+    if (kinds) grown.set(id, kinds);
+    // Kinds not known here (a full kinds table): read them before writing, keep the entry unknown.
+    if (code === 0) read.set(id, ref.objectid);
+    else this.cache.set(ref.objectid, id, kinds ?? stored);
+    return id;
+  }
+
+  /** Writes the kinds edge ends added (nodes whose cached kinds were unknown are read first). */
+  private async growKinds(grown: Map<number, string[]>, read: Map<number, string>): Promise<void> {
+    if (read.size) {
+      const { rows } = await this.client.query<{ id: number; kinds: string }>('SELECT id, kinds FROM nodes WHERE id = ANY($1::bigint[])', [intArray([...read.keys()])]);
+      for (const r of rows) {
+        const id = Number(r.id);
+        const kinds = withKinds(parseKinds(r.kinds), grown.get(id) ?? []);
+        if (kinds) grown.set(id, kinds);
+        else grown.delete(id);
+      }
     }
-    for (const [oid, id] of ids) this.cache.set(oid, id);
-    return ids;
+    if (!grown.size) return;
+    const ids = [...grown.keys()];
+    await this.client.query(
+      `UPDATE nodes n SET kind = u.kind, kinds = u.kinds FROM unnest($1::bigint[], $2::text[], $3::text[]) AS u(id, kind, kinds) WHERE n.id = u.id`,
+      [intArray(ids), textArray(ids.map((id) => grown.get(id)![0])), textArray(ids.map((id) => JSON.stringify(grown.get(id))))],
+    );
   }
 
   private async writeEdges(edges: EdgeInput[], now: number): Promise<void> {
@@ -119,18 +177,17 @@ export class PgGraphWriter implements GraphWriter {
     const missing: Missing = new Map();
     for (let i = 0; i < n; i++) {
       const e = edges[i];
-      starts[i] = this.cache.get(e.start.objectid) ?? -1;
-      if (starts[i] < 0 && !missing.has(e.start.objectid)) missing.set(e.start.objectid, e.start);
-      ends[i] = this.cache.get(e.end.objectid) ?? -1;
-      if (ends[i] < 0 && !missing.has(e.end.objectid)) missing.set(e.end.objectid, e.end);
+      if (this.cache.entry(e.start.objectid) === undefined && !missing.has(e.start.objectid)) missing.set(e.start.objectid, e.start);
+      if (this.cache.entry(e.end.objectid) === undefined && !missing.has(e.end.objectid)) missing.set(e.end.objectid, e.end);
     }
-    if (missing.size) {
-      const ids = await this.resolve(missing, now);
-      for (let i = 0; i < n; i++) {
-        if (starts[i] < 0) starts[i] = ids.get(edges[i].start.objectid)!;
-        if (ends[i] < 0) ends[i] = ids.get(edges[i].end.objectid)!;
-      }
+    if (missing.size) await this.resolve(missing, now);
+    const grown = new Map<number, string[]>();
+    const read = new Map<number, string>();
+    for (let i = 0; i < n; i++) {
+      starts[i] = this.endId(edges[i].start, grown, read);
+      ends[i] = this.endId(edges[i].end, grown, read);
     }
+    if (grown.size) await this.growKinds(grown, read);
     // In (start_id, kind, end_id) order, the unique index's order; stable, so of the rows for one
     // edge the last comes last and is the one kept: PostgreSQL refuses to upsert a row twice in one
     // statement.

@@ -1,8 +1,8 @@
 import type SQLite from 'better-sqlite3';
 import { nowMicros } from '../../db/time.ts';
-import { edgePropertiesJson, mergeNode, placeholderValues, type EdgeInput, type NodeInput, type NodeValues, type StoredNode } from '../merge.ts';
+import { edgePropertiesJson, mergeNode, parseKinds, placeholderValues, withKinds, type EdgeInput, type NodeInput, type NodeValues, type StoredNode } from '../merge.ts';
 import { EDGE_FIELDS, type FlatBatch } from '../ingest/flat-batch.ts';
-import type { IdCache } from './id-cache.ts';
+import { codeOf, idOf, type IdCache } from './id-cache.ts';
 import type { GraphWriter, NodeMatch, WriteCounts } from './writer.ts';
 
 const COLS = 'objectid, kind, kinds, name, environment_id, properties, source_kind, is_placeholder, last_seen';
@@ -10,21 +10,28 @@ const PARAMS = '@objectid, @kind, @kinds, @name, @environment_id, @properties, @
 
 /** Prepared statements inside the caller's transaction (see writer.ts). */
 export class SqliteGraphWriter implements GraphWriter {
-  readonly counts: WriteCounts = { nodes: 0, edges: 0, placeholders: 0 };
+  readonly counts: WriteCounts = { nodes: 0, edges: 0, placeholders: 0, removed: 0 };
+  tracked: string[] | null = null;
   private readonly selectNode: SQLite.Statement;
-  private readonly selectId: SQLite.Statement;
+  private readonly selectIdKinds: SQLite.Statement;
+  private readonly selectKinds: SQLite.Statement;
+  private readonly updateKinds: SQLite.Statement;
   private readonly insertNode: SQLite.Statement;
   private readonly updateNode: SQLite.Statement;
   private readonly upsertEdge: SQLite.Statement;
+  private readonly removeNode: SQLite.Statement[];
 
   constructor(private readonly conn: SQLite.Database, private readonly cache: IdCache) {
     this.selectNode = conn.prepare(`SELECT id, ${COLS} FROM nodes WHERE objectid = ?`);
-    this.selectId = conn.prepare('SELECT id FROM nodes WHERE objectid = ?').pluck();
+    this.selectIdKinds = conn.prepare('SELECT id, kinds FROM nodes WHERE objectid = ?');
+    this.selectKinds = conn.prepare('SELECT kinds FROM nodes WHERE id = ?').pluck();
+    this.updateKinds = conn.prepare('UPDATE nodes SET kind = ?, kinds = ? WHERE id = ?');
     this.insertNode = conn.prepare(`INSERT INTO nodes (${COLS}) VALUES (${PARAMS})`);
     this.updateNode = conn.prepare(
       'UPDATE nodes SET kind = @kind, kinds = @kinds, name = @name, environment_id = @environment_id, properties = @properties, ' +
         'source_kind = @source_kind, is_placeholder = @is_placeholder, last_seen = @last_seen WHERE id = @id',
     );
+    this.removeNode = ['DELETE FROM edges WHERE start_id = ?', 'DELETE FROM edges WHERE end_id = ?', 'DELETE FROM nodes WHERE id = ?'].map((q) => conn.prepare(q));
     this.upsertEdge = conn.prepare(
       'INSERT INTO edges (start_id, end_id, kind, properties, last_seen) VALUES (?, ?, ?, ?, ?) ' +
         'ON CONFLICT (start_id, kind, end_id) DO UPDATE SET properties = excluded.properties, last_seen = excluded.last_seen',
@@ -67,12 +74,30 @@ export class SqliteGraphWriter implements GraphWriter {
       const values = mergeNode(current, input, now);
       if (current) {
         this.updateNode.run({ ...values, id: current.id });
-        this.cache.set(input.objectid, current.id);
+        this.cache.set(input.objectid, current.id, values.kinds);
       } else {
-        this.cache.set(input.objectid, this.insert(values));
+        this.cache.set(input.objectid, this.insert(values), values.kinds);
       }
       this.counts.nodes++;
     }
+  }
+
+  async placeholdersAmong(objectids: string[]): Promise<string[]> {
+    const stmt = this.conn.prepare('SELECT objectid FROM nodes WHERE objectid = ? AND is_placeholder = 1').pluck();
+    return objectids.filter((oid) => stmt.get(oid) !== undefined);
+  }
+
+  async remove(objectids: string[]): Promise<number> {
+    let found = 0;
+    for (const objectid of objectids) {
+      const row = this.selectIdKinds.get(objectid) as { id: number } | undefined;
+      this.cache.delete(objectid);
+      if (!row) continue;
+      for (const stmt of this.removeNode) stmt.run(row.id);
+      found++;
+    }
+    this.counts.removed += found;
+    return found;
   }
 
   async match(m: NodeMatch, limit: number): Promise<string[]> {
@@ -93,17 +118,36 @@ export class SqliteGraphWriter implements GraphWriter {
     return Number(this.insertNode.run(values).lastInsertRowid);
   }
 
-  /** Node id of an edge end; an unseen object becomes a placeholder with `kinds` (array or JSON text). */
-  private resolve(objectid: string, kinds: string[] | string | undefined, now: number): number {
-    let id = this.cache.get(objectid);
-    if (id !== undefined) return id;
-    id = this.selectId.get(objectid) as number | undefined;
-    if (id === undefined) {
-      const ref = { objectid, kinds: typeof kinds === 'string' ? (JSON.parse(kinds) as string[]) : kinds };
-      id = this.insert(placeholderValues(ref, now));
-      this.counts.placeholders++;
+  /**
+   * Node id of an edge end (kinds: an array, JSON text, or '' / undefined for none). An unseen object
+   * becomes a placeholder with those kinds; a stored node gains the ones it lacks (as in BloodHound).
+   */
+  private resolve(objectid: string, kinds: readonly string[] | string | undefined, now: number): number {
+    const known = kinds === undefined || kinds === '' ? undefined : kinds;
+    const table = this.cache.kinds;
+    let entry = this.cache.entry(objectid);
+    if (entry === undefined) {
+      const row = this.selectIdKinds.get(objectid) as { id: number; kinds: string } | undefined;
+      if (!row) {
+        const list = known === undefined ? undefined : typeof known === 'string' ? (JSON.parse(known) as string[]) : [...known];
+        const values = placeholderValues({ objectid, kinds: list }, now);
+        const id = this.insert(values);
+        this.counts.placeholders++;
+        this.tracked?.push(objectid);
+        this.cache.set(objectid, id, values.kinds);
+        return id;
+      }
+      this.cache.set(objectid, Number(row.id), row.kinds);
+      entry = this.cache.entry(objectid)!;
     }
-    this.cache.set(objectid, id);
+    const id = idOf(entry);
+    if (known === undefined) return id;
+    const end = typeof known === 'string' ? table.codeOfText(known) : table.codeOfList(known);
+    if (table.includes(codeOf(entry), end)) return id;
+    const stored = parseKinds(this.selectKinds.get(id) as string);
+    const grown = withKinds(stored, end ? table.list(end) : typeof known === 'string' ? (JSON.parse(known) as string[]) : known);
+    if (grown) this.updateKinds.run(grown[0], JSON.stringify(grown), id);
+    this.cache.set(objectid, id, grown ?? stored);
     return id;
   }
 }

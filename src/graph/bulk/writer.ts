@@ -20,6 +20,8 @@ export interface WriteCounts {
   nodes: number;
   edges: number;
   placeholders: number;
+  /** Nodes removed (with their edges) by a `deleted` file. */
+  removed: number;
 }
 
 export interface GraphWriter {
@@ -27,6 +29,12 @@ export interface GraphWriter {
   write(nodes: NodeInput[], edges: EdgeInput[]): Promise<void>;
   /** The same, from the parse worker's flat format (../ingest/flat-batch.ts). */
   writeFlat(batch: FlatBatch): Promise<void>;
+  /** When set, the object ids of the placeholders the writer creates are appended (OpenGraph warnings). */
+  tracked: string[] | null;
+  /** Those of `objectids` that are still placeholders. */
+  placeholdersAmong(objectids: string[]): Promise<string[]>;
+  /** Removes the nodes of these object ids and every edge from or to them; returns how many were found. */
+  remove(objectids: string[]): Promise<number>;
   /** Object ids of the nodes a name / property match selects (at most `limit`; scans, not indexed). */
   match(match: NodeMatch, limit: number): Promise<string[]>;
   readonly counts: WriteCounts;

@@ -1,8 +1,7 @@
 /**
  * AD CS links that no single file states: they join objects of several files by certificate
- * thumbprint or domain, so they are drawn after ingest over the whole graph (few nodes: CAs, stores).
- *   RootCAFor        RootCA → Domain (its domain)
- *   NTAuthStoreFor   NTAuthStore → Domain
+ * thumbprint, so they are drawn after ingest over the whole graph (few nodes: CAs, stores). They are
+ * BloodHound post-processing (its analysis draws them), run by the callers of the ingest.
  *   EnterpriseCAFor  EnterpriseCA → RootCA / AIACA with the same certificate thumbprint
  *   IssuedSignedBy   EnterpriseCA / RootCA / AIACA → the RootCA / AIACA / EnterpriseCA whose thumbprint is its certchain[1]
  *   TrustedForNTAuth EnterpriseCA → NTAuthStore that lists its thumbprint
@@ -26,18 +25,12 @@ export async function drawAdcsLinks(db: Kysely<Database>): Promise<number> {
     .where('is_placeholder', '=', 0)
     .execute();
   const nodes: PkiNode[] = rows.map((r) => ({ ...r, properties: JSON.parse(r.properties) as Record<string, unknown> }));
-  const domains = new Set((await db.selectFrom('nodes').select('objectid').where('kind', '=', 'Domain').execute()).map((d) => d.objectid));
   const thumb = (n: PkiNode) => (typeof n.properties.certthumbprint === 'string' ? n.properties.certthumbprint.toUpperCase() : null);
   const of = (kind: string) => nodes.filter((n) => n.kind === kind);
   const ref = (n: PkiNode) => ({ objectid: n.objectid, kinds: [n.kind, 'Base'] });
   const edges: EdgeInput[] = [];
   const link = (a: PkiNode, b: { objectid: string; kinds: string[] }, kind: string) => edges.push({ start: ref(a), end: b, kind });
 
-  for (const n of [...of('RootCA'), ...of('NTAuthStore')]) {
-    if (n.environment_id && domains.has(n.environment_id)) {
-      link(n, { objectid: n.environment_id, kinds: ['Domain', 'Base'] }, n.kind === 'RootCA' ? 'RootCAFor' : 'NTAuthStoreFor');
-    }
-  }
   for (const eca of of('EnterpriseCA')) {
     const t = thumb(eca);
     if (!t) continue;

@@ -1,7 +1,8 @@
 /**
  * The batch format between the parse worker and the writer: nodes with their properties already
  * serialised, and edges flattened to 6 strings each (start objectid, start kinds JSON, end objectid,
- * end kinds JSON, kind, properties JSON), which cross threads far cheaper than objects.
+ * end kinds JSON, kind, properties JSON), which cross threads far cheaper than objects. An end that
+ * names no kinds has '' for its kinds.
  */
 import { edgePropertiesJson, type EdgeInput, type NodeInput } from '../merge.ts';
 
@@ -14,7 +15,7 @@ export interface FlatBatch {
 
 const kindsJsonCache = new Map<readonly string[], string>();
 const kindsJson = (kinds: string[] | undefined): string => {
-  if (!kinds) return '["Base"]';
+  if (!kinds) return '';
   let s = kindsJsonCache.get(kinds);
   if (s === undefined) {
     s = JSON.stringify(kinds);
@@ -38,6 +39,8 @@ export function toFlat(nodes: NodeInput[], edges: EdgeInput[]): FlatBatch {
     nodes: nodes.map((n) => ({
       objectid: n.objectid, kinds: n.kinds, name: n.name ?? null, environmentId: n.environmentId ?? null,
       propertiesJson: n.properties ? JSON.stringify(n.properties) : n.propertiesJson ?? '{}', sourceKind: n.sourceKind ?? null,
+      ...(n.bare ? { bare: true } : {}),
+      ...(n.clear?.length ? { clear: n.clear } : {}),
     })),
     edges: flat,
   };
@@ -48,8 +51,8 @@ export function fromFlat(batch: FlatBatch): { nodes: NodeInput[]; edges: EdgeInp
   const f = batch.edges;
   for (let i = 0; i < f.length; i += EDGE_FIELDS) {
     edges.push({
-      start: { objectid: f[i], kinds: JSON.parse(f[i + 1]) as string[] },
-      end: { objectid: f[i + 2], kinds: JSON.parse(f[i + 3]) as string[] },
+      start: { objectid: f[i], kinds: f[i + 1] ? (JSON.parse(f[i + 1]) as string[]) : undefined },
+      end: { objectid: f[i + 2], kinds: f[i + 3] ? (JSON.parse(f[i + 3]) as string[]) : undefined },
       kind: f[i + 4],
       propertiesJson: f[i + 5],
     });

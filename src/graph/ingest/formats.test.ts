@@ -145,29 +145,75 @@ test(`ingest on ${DIALECT}: AzureHound entities and relationships`, async () => 
   assert.equal(outcome.result!.edges, 3, 'two AZContains from the tenant, one AZMemberOf');
 });
 
-test(`ingest on ${DIALECT}: OpenGraph nodes and edges matched by id, name and property; validation fails the file`, async () => {
+test(`ingest on ${DIALECT}: OpenGraph nodes and edges matched by id, name and property (ids and names upper-cased, as BloodHound); validation fails the file`, async () => {
+  // Before BloodHound parity OpenGraph ids and names were kept as given.
   const doc = { metadata: { source_kind: 'HR' }, graph: {
     nodes: [
       { id: 'p-1', kinds: ['Person'], properties: { name: 'Ann', email: 'ann@x', level: 3 } },
       { id: 'p-2', kinds: ['Person'], properties: { name: 'Bob', email: 'bob@x' } },
     ],
     edges: [
-      { kind: 'Manages', start: { value: 'p-1' }, end: { value: 'p-2' } },
-      { kind: 'Knows', start: { match_by: 'name', value: 'Bob' }, end: { match_by: 'property', property_matchers: [{ key: 'email', operator: 'equals', value: 'ann@x' }] } },
+      { kind: 'Manages', start: { value: 'p-1' }, end: { value: 'P-2' } },
+      { kind: 'Knows', start: { match_by: 'name', value: 'bob' }, end: { match_by: 'property', property_matchers: [{ key: 'email', operator: 'equals', value: 'ann@x' }] } },
       { kind: 'Knows', start: { match_by: 'name', value: 'Nobody' }, end: { value: 'p-1' } },
     ] } };
   const [ok] = await ingestFiles(db, [file('og.json', JSON.stringify(doc))]);
   assert.equal(ok.error, undefined);
   assert.equal(ok.result!.edges, 2);
   assert.deepEqual(ok.result!.warnings, ['graph.edges[2]: start matches no single node; edge skipped']);
-  assert.deepEqual(toNode((await findNodeByObjectId(db.kysely, 'p-1'))!).kinds, ['Person', 'HR']);
+  const ann = toNode((await findNodeByObjectId(db.kysely, 'P-1'))!);
+  assert.deepEqual([ann.kinds, ann.name, ann.properties], [['Person', 'HR'], 'ANN', { name: 'ANN', email: 'ann@x', level: 3, objectid: 'P-1' }]);
   const bad = { graph: { nodes: [{ id: 'q', kinds: ['A', 'B', 'C', 'D'] }], edges: [] } };
   const [failed] = await ingestFiles(db, [file('og-bad.json', JSON.stringify(bad))]);
   assert.equal(failed.error, 'graph.nodes[0]: kinds must hold 1 to 3 kinds');
   const badEdge = { graph: { nodes: [], edges: [{ kind: 'Has Space', start: { value: 'a' }, end: { value: 'b' } }] } };
   const [failedEdge] = await ingestFiles(db, [file('og-bad2.json', JSON.stringify(badEdge))]);
   assert.equal(failedEdge.error, 'graph.edges[0]: kind must match ^[A-Za-z0-9_]+$');
-  assert.equal(await findNodeByObjectId(db.kysely, 'q'), undefined);
+  assert.equal(await findNodeByObjectId(db.kysely, 'Q'), undefined);
+});
+
+test(`ingest on ${DIALECT}: OpenGraph without metadata, with nodes only or nothing; warnings for edges to no node and mismatched objectids`, async () => {
+  const [nodesOnly] = await ingestFiles(db, [file('og-nodes.json', JSON.stringify({ graph: { nodes: [{ id: 'n-1', kinds: ['Thing'] }, { id: 'n-2', kinds: ['Thing'], properties: { size: 2 } }] } }))]);
+  assert.deepEqual([nodesOnly.error, nodesOnly.result!.type, nodesOnly.result!.nodes], [undefined, 'opengraph', 2]);
+  const [empty] = await ingestFiles(db, [file('og-empty.json', '{"graph":{"nodes":[]}}')]);
+  assert.deepEqual([empty.error, empty.result!.type, empty.result!.nodes], [undefined, 'opengraph', 0]);
+  const doc = { graph: {
+    edges: [
+      { kind: 'Uses', start: { value: 'n-2' }, end: { value: 'ghost-1' } },
+      { kind: 'Uses', start: { value: 'ghost-2', kind: 'Thing' }, end: { value: 'late' } },
+    ],
+    nodes: [{ id: 'late', kinds: ['Thing'], properties: { size: 1 } }, { id: 'odd', kinds: ['Thing'], properties: { objectid: 'other' } }],
+  } };
+  const [warned] = await ingestFiles(db, [file('og-dangling.json', JSON.stringify(doc))]);
+  assert.equal(warned.error, undefined);
+  assert.deepEqual(warned.result!.warnings, [
+    'graph.nodes[1]: its objectid property "other" is not its id "odd"; node skipped',
+    'graph.edges[0]: no node has the id "GHOST-1"; it was created without properties',
+    'graph.edges[1]: no node has the id "GHOST-2"; it was created without properties',
+  ]);
+  const ghost = (await findNodeByObjectId(db.kysely, 'GHOST-1'))!;
+  assert.deepEqual([ghost.is_placeholder, ghost.kind, ghost.kinds], [1, '', '[]'], 'an end that names no kind gives its node none');
+  assert.deepEqual(JSON.parse((await findNodeByObjectId(db.kysely, 'GHOST-2'))!.kinds), ['Thing']);
+  assert.equal(await findNodeByObjectId(db.kysely, 'ODD'), undefined);
+});
+
+test(`ingest on ${DIALECT}: a deleted file removes the objects it lists, with their edges`, async () => {
+  const g = { ObjectIdentifier: 'S-1-5-21-9-8000', Properties: { name: 'G8000@X' }, Members: [
+    { ObjectIdentifier: 'S-1-5-21-9-8001', ObjectType: 'User' }, { ObjectIdentifier: 'S-1-5-21-9-8002', ObjectType: 'User' }] };
+  await ingestFiles(db, [file('d_groups.json', JSON.stringify({ meta: { type: 'groups' }, data: [g] }))]);
+  const before = await counts();
+  for (const parallel of ['never', 'always'] as const) {
+    const victim = parallel === 'never' ? 's-1-5-21-9-8001' : { ObjectIdentifier: 'S-1-5-21-9-8002' };
+    const [done] = await ingestFiles(db, [file(`x_${parallel}_deleted.json`, JSON.stringify({ meta: { type: 'deleted', version: 6 }, data: [victim, 'S-1-5-21-9-NONE'] }))], { parallel });
+    assert.deepEqual([done.error, done.result!.type, done.result!.removed], [undefined, 'deleted', 1]);
+  }
+  assert.deepEqual(await counts(), { nodes: before.nodes - 2, edges: before.edges - 2 });
+  assert.equal(await findNodeByObjectId(db.kysely, 'S-1-5-21-9-8001'), undefined);
+  // named again later: a new node
+  await ingestFiles(db, [file('d2_groups.json', JSON.stringify({ meta: { type: 'groups' }, data: [g] }))]);
+  assert.equal((await findNodeByObjectId(db.kysely, 'S-1-5-21-9-8001'))!.is_placeholder, 1);
+  const [loose] = await ingestFiles(db, [file('loose-deleted.json', JSON.stringify({ data: ['S-1-5-21-9-8001'] }))]);
+  assert.deepEqual([loose.result?.type, loose.result?.removed], ['deleted', 1], 'recognised by its entries (object ids)');
 });
 
 test(`ingest on ${DIALECT}: the parse thread writes exactly what the in-process path writes`, async () => {
@@ -196,4 +242,36 @@ test(`ingest on ${DIALECT}: the parse thread writes exactly what the in-process 
   const [moved] = await ingestFiles(db, [og], { parallel: 'always' });
   assert.equal(moved.error, undefined);
   assert.equal(moved.result!.edges, 1);
+});
+
+test(`ingest on ${DIALECT}: a sessions file gives HasSession (computer → user) with logontype`, async () => {
+  const doc = { meta: { type: 'sessions', count: 0, version: 6 }, data: [
+    { ComputerSID: 's-1-5-21-9-1104', UserSID: 'S-1-5-21-9-2117', LogonType: 2 },
+  ] };
+  const [ok] = await ingestFiles(db, [file('20240101_sessions.json', JSON.stringify(doc))]);
+  assert.equal(ok.error, undefined);
+  assert.equal(ok.result!.type, 'sessions');
+  const rows = await sql<{ s: string; sk: string; t: string; tk: string; p: string }>`select s.objectid as s, s.kinds as sk, t.objectid as t, t.kinds as tk, e.properties as p
+    from edges e join nodes s on s.id = e.start_id join nodes t on t.id = e.end_id where e.kind = 'HasSession' and s.objectid = 'S-1-5-21-9-1104'`.execute(db.kysely);
+  assert.deepEqual(rows.rows.map((r) => ({ ...r, p: JSON.parse(r.p) })), [
+    { s: 'S-1-5-21-9-1104', sk: '["Computer","Base"]', t: 'S-1-5-21-9-2117', tk: '["User","Base"]', p: { logontype: 2 } },
+  ]);
+  const [noMeta] = await ingestFiles(db, [file('loose.json', JSON.stringify({ data: doc.data }))]);
+  assert.equal(noMeta.result?.type, 'sessions', 'recognised by the entries\' shape');
+  const [bad] = await ingestFiles(db, [file('bad_sessions.json', JSON.stringify({ meta: { type: 'sessions' }, data: [{ ComputerSID: 'S-1' }] }))]);
+  assert.equal(bad.error, 'a sessions entry needs ComputerSID and UserSID');
+});
+
+test(`ingest on ${DIALECT}: OpenGraph metadata.source_kind "" or null means none; Tag_* kinds and derived properties are not read`, async () => {
+  for (const [i, metadata] of [{ source_kind: '' }, { source_kind: null }].entries()) {
+    const doc = { metadata, graph: { nodes: [{ id: `T-${i}`, kinds: ['Thing', 'Tag_Tier_Zero', 'Tag_Owned', 'Tag_X'], properties: { name: 'T', system_tags: 'admin_tier_0', lastseen: 'x', lastcollected: 'y', size: 1 } }], edges: [] } };
+    const [ok] = await ingestFiles(db, [file(`og-meta-${i}.json`, JSON.stringify(doc))]);
+    assert.equal(ok.error, undefined);
+    const node = toNode((await findNodeByObjectId(db.kysely, `T-${i}`))!);
+    assert.deepEqual(node.kinds, ['Thing']);
+    assert.equal(node.sourceKind, null);
+    assert.deepEqual(node.properties, { name: 'T', size: 1, objectid: `T-${i}` });
+  }
+  const [bad] = await ingestFiles(db, [file('og-tags-only.json', JSON.stringify({ graph: { nodes: [{ id: 'T-9', kinds: ['Tag_Tier_Zero'] }] } }))]);
+  assert.equal(bad.error, 'graph.nodes[0]: kinds must hold 1 to 3 kinds');
 });

@@ -83,7 +83,7 @@ async function ingestInProcess(db: Db, name: string, open: Opener, batchSize: nu
         }
       }
       scanner.end();
-      await run.finish();
+      await run.finish({ graph: scanner.entered.has('graph') });
     } catch (err) {
       // A write still in flight must end before the rollback, or its later statements would run
       // after it, outside the transaction.

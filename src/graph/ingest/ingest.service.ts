@@ -1,11 +1,10 @@
 /**
  * Ingest of a set of files (CLI and upload jobs): each JSON document in its own transaction (a
- * failed one leaves nothing behind, the others land), then the post-ingest steps over the whole
- * graph: AD CS links and the analysis hook (data quality).
+ * failed one leaves nothing behind, the others land). What the graph holds afterwards is what
+ * BloodHound's ingest makes of the same files; the analysis (post-processing) is the caller's next step.
  */
 import type { Db } from '../../db/create-db.ts';
 import { IdCache } from '../bulk/id-cache.ts';
-import { drawAdcsLinks } from './adcs-links.ts';
 import { ingestJson, typeFromFileName, type FileResult, type IngestOptions } from './ingest-file.ts';
 import { stopParseThread } from './parallel-ingest.ts';
 import { sourcesOf, type SourceFile } from './sources.ts';
@@ -25,8 +24,6 @@ export type InputFile =
 export interface IngestRunOptions extends IngestOptions {
   onFileStart?: (name: string) => void;
   onFileDone?: (outcome: FileOutcome) => void;
-  /** Leave the whole-graph steps (AD CS links) to the caller. */
-  skipLinks?: boolean;
 }
 
 /**
@@ -34,7 +31,7 @@ export interface IngestRunOptions extends IngestOptions {
  * placeholders to complete later); files whose name tells no type keep their place after those.
  */
 const TYPE_ORDER = ['domains', 'ous', 'containers', 'gpos', 'users', 'groups', 'computers', 'rootcas', 'aiacas',
-  'enterprisecas', 'ntauthstores', 'certtemplates', 'issuancepolicies'];
+  'enterprisecas', 'ntauthstores', 'certtemplates', 'issuancepolicies', 'sessions', 'deleted'];
 const rank = (f: InputFile) => {
   const t = typeFromFileName('path' in f ? f.path : f.name);
   return t ? TYPE_ORDER.indexOf(t) : TYPE_ORDER.length;
@@ -72,7 +69,6 @@ async function ingestAll(db: Db, files: InputFile[], runOptions: IngestRunOption
       options.onFileDone?.(outcome);
     }
   }
-  if (!options.skipLinks && outcomes.some((o) => o.result)) await drawAdcsLinks(db.kysely);
   return outcomes;
 }
 

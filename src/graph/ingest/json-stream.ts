@@ -55,6 +55,8 @@ export class JsonStreamScanner {
   private capTarget: { type: 'element' | 'value'; path: string } = { type: 'value', path: '' };
   /** Total bytes consumed (for progress). */
   bytes = 0;
+  /** Objects descended into on the way to a streamed path (e.g. `graph`): present even when empty. */
+  readonly entered = new Set<string>();
 
   constructor(streamedPaths: string[]) {
     this.streamed = new Set(streamedPaths);
@@ -271,8 +273,10 @@ export class JsonStreamScanner {
           top.expect = 'next';
           top.first = false;
           if (c === C.OpenBracket) this.stack.push({ kind: 'array', path, expect: 'value', streamed: true, first: true });
-          else if (c === C.OpenBrace) this.stack.push({ kind: 'object', path, expect: 'key', first: true });
-          else throw bad();
+          else if (c === C.OpenBrace) {
+            this.stack.push({ kind: 'object', path, expect: 'key', first: true });
+            this.entered.add(path);
+          } else throw bad();
           return;
         }
         case 'next':

@@ -41,7 +41,7 @@ async function handle(m: In): Promise<void> {
     return;
   }
   scanner.end();
-  await run.finish();
+  await run.finish({ graph: scanner.entered.has('graph') });
   port.postMessage({ type: 'done', format: run.format, dataType: run.type, elements: run.elements, bytes: scanner.bytes, warnings: run.warnings });
   run = undefined;
   scanner = undefined;

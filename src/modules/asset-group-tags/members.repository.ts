@@ -136,3 +136,11 @@ function ftsConditions(parsed: ParsedQuery): Expression<SqlBool>[] {
   }
   return out;
 }
+
+/** One member of a tag with its node's properties. */
+export async function findMember(k: Kysely<Database>, tagId: number, nodeId: number): Promise<MemberRow | undefined> {
+  return k.selectFrom('asset_group_tag_members as m').innerJoin('nodes as n', 'n.id', 'm.node_id')
+    .select(['m.node_id', 'm.objectid', 'm.name', 'm.primary_kind', 'm.environment_id', 'm.source', 'n.properties'])
+    .where('m.tag_id', '=', tagId).where('m.node_id', '=', nodeId)
+    .executeTakeFirst() as Promise<MemberRow | undefined>;
+}

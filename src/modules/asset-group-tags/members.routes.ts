@@ -4,30 +4,36 @@ import { DataEnvelope, PageEnvelope, errorResponses } from '../../http/envelope.
 import { defineQuery } from '../../http/query/index.ts';
 import { TAG_TABLES } from './tags.tables.ts';
 import { route } from '../../http/route.ts';
-import { environmentsOf, memberCounts, membersQuery, MembersQuery, type MemberRow } from './members.repository.ts';
+import { notFound } from '../../http/errors.ts';
+import { environmentsOf, findMember, memberCounts, membersQuery, MembersQuery, type MemberRow } from './members.repository.ts';
+import { seedsOf, selectorsOfNode } from './selectors.repository.ts';
+import { SelectorSchema, toWireSelector } from './selectors.schema.ts';
 import { MemberSchema } from './tags.schema.ts';
 import { requireTag } from './tags.service.ts';
+import { JSON_TYPE } from '../../http/json-body.ts';
 
 type TagParams = { Params: { asset_group_tag_id: number } };
 const params = Type.Object({ asset_group_tag_id: Type.Integer({ format: 'int32' }) });
 const countsQuery = defineQuery({ params: { environments: { type: 'string[]', description: 'environment ids; repeatable' } } });
+const memberParams = Type.Object({ asset_group_tag_id: Type.Integer({ format: 'int32' }), member_id: Type.Integer({ format: 'int32', description: 'graph node id' }) });
 
 /** Rows streamed per query when limit=0 (memory stays flat whatever the tag's size). */
 const STREAM_BATCH = 2000;
 
 /** One member as JSON text; `properties` is stored JSON object text and is embedded as is. */
-function memberJson(r: MemberRow): string {
+export function memberJson(r: MemberRow, tagId: number, extra = ''): string {
   const properties = typeof r.properties === 'string' && r.properties.startsWith('{') ? r.properties : '{}';
   return `{"id":${Number(r.node_id)},"object_id":${JSON.stringify(r.objectid)},"environment_id":${JSON.stringify(r.environment_id ?? '')},`
-    + `"primary_kind":${JSON.stringify(r.primary_kind)},"name":${JSON.stringify(r.name)},"properties":${properties},"source":${r.source}}`;
+    + `"primary_kind":${JSON.stringify(r.primary_kind)},"name":${JSON.stringify(r.name)},"properties":${properties},"source":${r.source},`
+    + `"asset_group_tag_id":${tagId}${extra}}`;
 }
 
-async function* streamMembers(q: MembersQuery, head: string, skip: number, total: number): AsyncGenerator<string> {
+async function* streamMembers(q: MembersQuery, head: string, skip: number, total: number, tagId: number): AsyncGenerator<string> {
   yield head;
   let first = true;
   for (let offset = skip; ; offset += STREAM_BATCH) {
     const rows = await q.page(offset, STREAM_BATCH, total);
-    if (rows.length > 0) yield (first ? '' : ',') + rows.map(memberJson).join(',');
+    if (rows.length > 0) yield (first ? '' : ',') + rows.map((r) => memberJson(r, tagId)).join(',');
     first = first && rows.length === 0;
     if (rows.length < STREAM_BATCH) break;
   }
@@ -56,10 +62,10 @@ export const memberRoutes = [
       const q = new MembersQuery(db, tagId, request.parsedQuery);
       const count = await q.count();
       const head = `{"count":${count},"skip":${skip},"limit":${limit},"data":{"members":[`;
-      reply.type('application/json; charset=utf-8');
-      if (limit === 0 && count - skip > STREAM_BATCH) return reply.send(Readable.from(streamMembers(q, head, skip, count)));
+      reply.type(JSON_TYPE);
+      if (limit === 0 && count - skip > STREAM_BATCH) return reply.send(Readable.from(streamMembers(q, head, skip, count, tagId)));
       const rows = await q.page(skip, limit, count);
-      return reply.send(head + rows.map(memberJson).join(',') + ']}}');
+      return reply.send(head + rows.map((r) => memberJson(r, tagId)).join(',') + ']}}');
     },
   }),
   route<TagParams>({
@@ -85,6 +91,31 @@ export const memberRoutes = [
       const counts: Record<string, number> = {};
       for (const r of rows) counts[r.primary_kind] = Number(r.count);
       return { data: { total_count: rows.reduce((n, r) => n + Number(r.count), 0), counts } };
+    },
+  }),
+  route<{ Params: { asset_group_tag_id: number; member_id: number } }>({
+    method: 'GET',
+    url: '/api/v2/asset-group-tags/:asset_group_tag_id/members/:member_id',
+    config: { access: { permissions: ['graphdb/Read'] }, query: defineQuery({}), cache: { reads: [...TAG_TABLES, 'nodes'] } },
+    schema: {
+      tags: ['asset-group-tags'],
+      summary: 'One member (by graph node id) with its properties and the selectors that selected it',
+      params: memberParams,
+      response: {
+        200: DataEnvelope(Type.Object({ member: Type.Intersect([MemberSchema, Type.Object({ selectors: Type.Array(SelectorSchema) })]) })),
+        ...errorResponses(400, 401, 403, 404),
+      },
+    },
+    handler: async (request, reply) => {
+      const { db } = request.server;
+      const { asset_group_tag_id: tagId, member_id: nodeId } = request.params;
+      await requireTag(db, tagId);
+      const selectors = await selectorsOfNode(db.kysely, tagId, nodeId);
+      const member = selectors.length ? await findMember(db.kysely, tagId, nodeId) : undefined;
+      if (!member) throw notFound();
+      const seeds = await seedsOf(db.kysely, selectors.map((s) => s.id));
+      const wire = selectors.map((s) => toWireSelector(s, seeds.get(s.id) ?? []));
+      return reply.type(JSON_TYPE).send(`{"data":{"member":${memberJson(member, tagId, `,"selectors":${JSON.stringify(wire)}`)}}}`);
     },
   }),
 ];

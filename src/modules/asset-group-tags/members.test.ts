@@ -43,7 +43,7 @@ test('members happy path: seeds, transitive children, node ids, spec 2.13 shape'
   assert.deepEqual(Object.keys(byOid).sort(), ['C1', 'G1', 'G2', 'P1', 'U1', 'U2']);
   assert.deepEqual(byOid.U1, {
     id: ids.get('U1'), object_id: 'U1', environment_id: ENV, primary_kind: 'User', name: 'ALICE@CORP.LOCAL',
-    properties: { name: 'ALICE@CORP.LOCAL', domainsid: ENV, enabled: true }, source: 2,
+    properties: { name: 'ALICE@CORP.LOCAL', domainsid: ENV, enabled: true }, source: 2, asset_group_tag_id: TIER_ZERO,
   });
   assert.equal(byOid.G1.source, 1);
   assert.equal(byOid.C1.source, 1);

@@ -2,23 +2,27 @@
 import type { Principal } from '../../auth/principal.ts';
 import type { Db } from '../../db/create-db.ts';
 import { nowMicros } from '../../db/time.ts';
-import { ApiError, conflict, notFound } from '../../http/errors.ts';
-import { bumpGraphGeneration, EXPANSION, refreshTagMembership } from './membership.service.ts';
-import {
-  deleteSelector, deleteTag, findTag, findTagByName, insertSelector, insertTag, listSelectors, updateTag,
-} from './tags.repository.ts';
-import { TAG_TYPES, type CreateSelectorBody, type CreateTagBody, type UpdateTagBody } from './tags.schema.ts';
+import { ApiError, badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
+import { bumpGraphGeneration } from './membership.service.ts';
+import { deleteTag, findTag, findTagByName, insertTag, updateTag } from './tags.repository.ts';
+import { TAG_TYPES, type CreateTagBody, type UpdateTagBody } from './tags.schema.ts';
 import type { TagRow } from './tags.tables.ts';
 
 export const TagMessages = {
   nameTaken: 'asset group tag name must be unique',
   builtIn: 'a built-in asset group tag cannot be deleted',
+  tierZeroAnalysis: 'tier zero analysis_enabled cannot be modified',
+  zonesOnlyAnalysis: 'only zones support modifying analysis_enabled',
+  multiTierOff: 'multi-tier analysis is not enabled for privilege zones',
 } as const;
 
 /** Tier Zero and Owned, seeded by the migration (created by SYSTEM; users' tags name their creator). */
 const isBuiltIn = (t: TagRow) => t.created_by === 'SYSTEM' || t.type === TAG_TYPES.owned;
 
-function actor(principal: Principal | null): string {
+/** Tier Zero: the tier at position 1 (as BloodHound tells it). */
+export const isTierZero = (t: TagRow) => t.type === TAG_TYPES.tier && t.position === 1;
+
+export function actor(principal: Principal | null): string {
   return principal?.kind === 'user' ? principal.user.id : 'SYSTEM';
 }
 
@@ -38,17 +42,26 @@ export async function createTag(db: Db, principal: Principal | null, body: Creat
     description: body.description ?? '',
     position: body.position ?? null,
     require_certify: boolOrNull(body.require_certify) ?? null,
+    analysis_enabled: body.type === TAG_TYPES.tier ? 0 : null,
     glyph: body.glyph ?? null,
   }, actor(principal), nowMicros());
 }
 
+/** BloodHound's rules for analysis_enabled: Tier Zero's is fixed, other tags have none, other tiers need multi-tier analysis. */
+function checkAnalysisEnabled(tag: TagRow, body: UpdateTagBody): void {
+  if (body.analysis_enabled === undefined) return;
+  if (isTierZero(tag)) throw forbidden(TagMessages.tierZeroAnalysis);
+  if (tag.type !== TAG_TYPES.tier) throw badRequest(TagMessages.zonesOnlyAnalysis);
+  throw forbidden(TagMessages.multiTierOff);
+}
+
 export async function patchTag(db: Db, principal: Principal | null, id: number, body: UpdateTagBody): Promise<TagRow> {
-  await requireTag(db, id);
+  checkAnalysisEnabled(await requireTag(db, id), body);
   if (body.name !== undefined) {
     const other = await findTagByName(db.kysely, body.name);
     if (other && other.id !== id) throw conflict(TagMessages.nameTaken);
   }
-  const { require_certify, ...rest } = body;
+  const { require_certify, analysis_enabled: _fixed, ...rest } = body;
   const updated = await updateTag(db.kysely, id, { ...rest, require_certify: boolOrNull(require_certify) }, actor(principal), nowMicros());
   if (!updated) throw notFound();
   return updated;
@@ -58,28 +71,5 @@ export async function removeTag(db: Db, id: number): Promise<void> {
   const tag = await requireTag(db, id);
   if (isBuiltIn(tag)) throw new ApiError(409, TagMessages.builtIn);
   await db.kysely.transaction().execute((trx) => deleteTag(trx, id, db.dialect === 'sqlite'));
-  await bumpGraphGeneration(db.kysely);
-}
-
-export async function createSelector(db: Db, principal: Principal | null, tagId: number, body: CreateSelectorBody) {
-  await requireTag(db, tagId);
-  const id = await db.kysely.transaction().execute((trx) => insertSelector(trx, {
-    tagId,
-    name: body.name,
-    description: body.description ?? '',
-    expansion: body.expansion ?? EXPANSION.child,
-    seeds: body.seeds,
-  }, actor(principal), nowMicros()));
-  await refreshTagMembership(db, tagId);
-  await bumpGraphGeneration(db.kysely);
-  const [created] = await listSelectors(db.kysely, tagId, id);
-  return created;
-}
-
-export async function removeSelector(db: Db, tagId: number, selectorId: number): Promise<void> {
-  await requireTag(db, tagId);
-  const existed = await db.kysely.transaction().execute((trx) => deleteSelector(trx, tagId, selectorId));
-  if (!existed) throw notFound();
-  await refreshTagMembership(db, tagId);
   await bumpGraphGeneration(db.kysely);
 }

@@ -8,6 +8,7 @@ import { defineQuery } from '../../http/query/index.ts';
 import { route } from '../../http/route.ts';
 import { controllerGraph, type ControllerRow } from './controllers.repository.ts';
 import { sortedControllers } from './controllers.service.ts';
+import { JSON_TYPE } from '../../http/json-body.ts';
 
 type ObjectIdParams = { Params: { object_id: string } };
 const params = Type.Object({ object_id: Type.String({ minLength: 1, maxLength: 1000, description: 'objectid of the certificate template' }) });
@@ -85,7 +86,7 @@ export const certTemplateRoutes = [
       const { db } = request.server;
       const { skip, limit, sort, params: { type } } = request.parsedQuery;
       const node = await requireTemplate(db, request.params.object_id);
-      reply.type('application/json; charset=utf-8');
+      reply.type(JSON_TYPE);
       if (type === 'graph') return reply.send(JSON.stringify({ data: toGraph(await controllerGraph(db.kysely, node.id)) }));
       const rows = await sortedControllers(db, node.id, sort);
       const page = rows.slice(skip, limit === 0 ? undefined : skip + limit);

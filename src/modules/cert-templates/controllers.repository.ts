@@ -3,10 +3,9 @@
  * template, plus, transitively, the members (MemberOf, member → group) of those principals. One
  * recursive CTE over edges_end_kind_start; UNION makes the set distinct and stops on cycles.
  *
- * Group membership is the groups' member lists: a MemberOf edge written from a user's
- * PrimaryGroupSID (`{"isprimarygroup":true}`) is not followed, as FACTS.md §6 and
- * expected-controllers.json define controllers (every domain user would otherwise control every
- * template that Domain Users may enroll in).
+ * Group membership includes primary-group membership, as BloodHound counts it: the MemberOf edge
+ * written from a user's or computer's PrimaryGroupSID (`{"isprimarygroup":true}`) is followed like
+ * any other, so every domain user controls a template that Domain Users may enroll in.
  */
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/database.ts';
@@ -29,14 +28,11 @@ export interface ControllerRow {
 
 const controlKinds = sql.join(CONTROL_EDGE_KINDS.map((k) => sql.lit(k)));
 
-/** Our writers store JSON.stringify output, so the flag has exactly this spelling. */
-const listedMember = sql`e.properties not like '%"isprimarygroup":true%'`;
-
 const controllerSet = (templateId: number) => sql`
   with recursive c(id) as (
     select start_id from edges where end_id = ${templateId} and kind in (${controlKinds})
     union
-    select e.start_id from edges e join c on e.end_id = c.id where e.kind = 'MemberOf' and ${listedMember}
+    select e.start_id from edges e join c on e.end_id = c.id where e.kind = 'MemberOf'
   )`;
 
 export async function findControllers(db: Kysely<Database>, templateId: number): Promise<ControllerRow[]> {
@@ -61,7 +57,7 @@ export async function controllerGraph(db: Kysely<Database>, templateId: number):
     select s.objectid as source, t.objectid as target, e.kind from edges e
     join nodes s on s.id = e.start_id join nodes t on t.id = e.end_id
     where (e.end_id = ${templateId} and e.kind in (${controlKinds}))
-       or (e.kind = 'MemberOf' and ${listedMember} and e.end_id in (select id from c) and e.start_id in (select id from c))
+       or (e.kind = 'MemberOf' and e.end_id in (select id from c) and e.start_id in (select id from c))
     order by e.id`.execute(db);
   return { nodes: nodes.rows, edges: edges.rows };
 }

@@ -3,6 +3,7 @@ import { DataEnvelope, PageEnvelope, errorResponses } from '../../http/envelope.
 import { notFound } from '../../http/errors.ts';
 import { applyFilters, applyPaging, applySort, defineQuery } from '../../http/query/index.ts';
 import { route } from '../../http/route.ts';
+import { audited } from '../../audit/audit.ts';
 import { flushCheckins } from './clients.repository.ts';
 import { ClientSchema, ClientTokenSchema, CreateClientBody, UpdateClientBody, toWireClient } from './clients.schema.ts';
 import { createClient, editClient, getClient, issueClientToken, removeClient } from './clients.service.ts';
@@ -51,9 +52,9 @@ export const clientRoutes = [
   route<{ Body: CreateClientBody }>({
     method: 'POST',
     url: '/api/v2/clients',
-    config: { access: { permissions: ['clients/Manage'] }, enterprise: true },
+    config: { access: { permissions: ['clients/Manage'] }, enterprise: true, audit: { action: 'CreateClient' } },
     schema: { tags, summary: 'Create a collection client', body: CreateClientBody, response: { 200: DataEnvelope(Client), ...errorResponses(400, 401, 403, 409) } },
-    handler: async (request) => ({ data: await createClient(request.server.db, request.body) }),
+    handler: async (request) => ({ data: await audited(request, (db) => createClient(db, request.body)) }),
   }),
   route<P>({
     method: 'GET',
@@ -65,25 +66,25 @@ export const clientRoutes = [
   route<P & { Body: UpdateClientBody }>({
     method: 'PUT',
     url: '/api/v2/clients/:client_id',
-    config: { access: { permissions: ['clients/Manage'] }, enterprise: true },
+    config: { access: { permissions: ['clients/Manage'] }, enterprise: true, audit: { action: 'UpdateClient' } },
     schema: { tags, summary: 'Rename a collection client', params: Params, body: UpdateClientBody, response: { 200: DataEnvelope(Client), ...errorResponses(400, 401, 403, 404, 409) } },
-    handler: async (request) => ({ data: await editClient(request.server.db, clientId(request.params.client_id), request.body) }),
+    handler: async (request) => ({ data: await audited(request, (db) => editClient(db, clientId(request.params.client_id), request.body)) }),
   }),
   route<P>({
     method: 'DELETE',
     url: '/api/v2/clients/:client_id',
-    config: { access: { permissions: ['clients/Manage'] }, enterprise: true },
+    config: { access: { permissions: ['clients/Manage'] }, enterprise: true, audit: { action: 'DeleteClient' } },
     schema: { tags, summary: 'Delete a client with its events and jobs; its tokens stop working', params: Params, response: { 200: DataEnvelope(Client), ...errorResponses(401, 403, 404) } },
-    handler: async (request) => ({ data: await removeClient(request.server.db, clientId(request.params.client_id)) }),
+    handler: async (request) => ({ data: await audited(request, (db) => removeClient(db, clientId(request.params.client_id))) }),
   }),
   route<P>({
     method: 'PUT',
     url: '/api/v2/clients/:client_id/token',
-    config: { access: { permissions: ['clients/Manage'] }, enterprise: true },
+    config: { access: { permissions: ['clients/Manage'] }, enterprise: true, audit: { action: 'ReplaceClientToken' } },
     schema: { tags, summary: "Issue the client's bearer token (earlier tokens are revoked)", params: Params, response: { 200: DataEnvelope(Type.Ref(ClientTokenSchema)), ...errorResponses(401, 403, 404) } },
     handler: async (request) => {
-      const { db, config } = request.server;
-      return { data: await issueClientToken(db, config, clientId(request.params.client_id), { replace: true }) };
+      const { config } = request.server;
+      return { data: await audited(request, (db) => issueClientToken(db, config, clientId(request.params.client_id), { replace: true })) };
     },
   }),
 ];

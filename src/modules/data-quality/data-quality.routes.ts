@@ -9,6 +9,7 @@ import { markKept, sendSegmented } from '../../http/compression.ts';
 import { nowMicros, parseRfc3339, toRfc3339 } from '../../db/time.ts';
 import { listRecords, rangeStableUntil, type RecordTable } from './data-quality.repository.ts';
 import { AdAggregationSchema, AdStatSchema, AzureAggregationSchema, AzureStatSchema, rangeEnvelope, toWireRecord } from './data-quality.schema.ts';
+import { JSON_TYPE } from '../../http/json-body.ts';
 
 const THIRTY_DAYS = 30 * 24 * 3600 * 1_000_000;
 
@@ -94,7 +95,7 @@ export const dataQualityRoutes = [
       const q = request.url.indexOf('?');
       const { db, config } = request.server;
       const { head, rest } = await platformPage(db, table, request.parsedQuery, q < 0 ? '' : request.url.slice(q + 1), config.responseCacheMb / 4);
-      return sendSegmented(request, reply.type('application/json; charset=utf-8'), head, rest);
+      return sendSegmented(request, reply.type(JSON_TYPE), head, rest);
     },
   }),
   route<{ Params: { domain_id: string } }>({

@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { markKept } from '../../http/compression.ts';
 import { notFound } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
+import { JSON_TYPE } from '../../http/json-body.ts';
 
 /** The OpenAPI document generated from the route schemas, and an interactive viewer for it. */
 const require = createRequire(import.meta.url);
@@ -36,7 +37,7 @@ export const docsRoutes = [
       // The document is fixed once the app is ready: build, serialise (and compress) it once per app.
       let body = specCache.get(request.server);
       if (!body) specCache.set(request.server, (body = markKept(Buffer.from(JSON.stringify(request.server.swagger())))));
-      return reply.type('application/json; charset=utf-8').send(body);
+      return reply.type(JSON_TYPE).send(body);
     },
   }),
   route({

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { DataEnvelope, errorResponses } from '../../http/envelope.ts';
 import { applyFilters, applySort, defineQuery, type ParsedQuery } from '../../http/query/index.ts';
 import { route } from '../../http/route.ts';
+import { audited } from '../../audit/audit.ts';
 import { EventBody, EventSchema } from './events.schema.ts';
 import { createEvent, getEvent, removeEvent, replaceEvent, toWireEvents } from './events.service.ts';
 
@@ -46,9 +47,9 @@ export const eventRoutes = [
   route<{ Body: EventBody }>({
     method: 'POST',
     url: '/api/v2/events',
-    config: { access: { permissions: ['clients/Manage'] }, enterprise: true, query: oneQuery },
+    config: { access: { permissions: ['clients/Manage'] }, enterprise: true, query: oneQuery, audit: { action: 'CreateEvent' } },
     schema: { tags, summary: 'Schedule a recurring collection', body: EventBody, response: { 200: DataEnvelope(Event), ...errorResponses(400, 401, 403) } },
-    handler: async (request) => ({ data: await createEvent(request.server.db, request.body, flags(request.parsedQuery)) }),
+    handler: async (request) => ({ data: await audited(request, (db) => createEvent(db, request.body, flags(request.parsedQuery))) }),
   }),
   route<P>({
     method: 'GET',
@@ -60,17 +61,17 @@ export const eventRoutes = [
   route<P & { Body: EventBody }>({
     method: 'PUT',
     url: '/api/v2/events/:event_id',
-    config: { access: { permissions: ['clients/Manage'] }, enterprise: true, query: oneQuery },
+    config: { access: { permissions: ['clients/Manage'] }, enterprise: true, query: oneQuery, audit: { action: 'UpdateEvent' } },
     schema: { tags, summary: 'Replace a scheduled collection event', params: Params, body: EventBody, response: { 200: DataEnvelope(Event), ...errorResponses(400, 401, 403, 404) } },
     handler: async (request) => ({
-      data: await replaceEvent(request.server.db, request.params.event_id, request.body, flags(request.parsedQuery)),
+      data: await audited(request, (db) => replaceEvent(db, request.params.event_id, request.body, flags(request.parsedQuery))),
     }),
   }),
   route<P>({
     method: 'DELETE',
     url: '/api/v2/events/:event_id',
-    config: { access: { permissions: ['clients/Manage'] }, enterprise: true },
+    config: { access: { permissions: ['clients/Manage'] }, enterprise: true, audit: { action: 'DeleteEvent' } },
     schema: { tags, summary: 'Delete a scheduled collection event (its jobs stay)', params: Params, response: { 200: DataEnvelope(Event), ...errorResponses(400, 401, 403, 404) } },
-    handler: async (request) => ({ data: await removeEvent(request.server.db, request.params.event_id) }),
+    handler: async (request) => ({ data: await audited(request, (db) => removeEvent(db, request.params.event_id)) }),
   }),
 ];

@@ -24,11 +24,13 @@ const OptionalBoolean = Type.Optional(Type.Boolean());
 const optionalSwitches = Object.fromEntries(SWITCH_NAMES.map((n) => [n, OptionalBoolean])) as Record<
   (typeof SWITCH_NAMES)[number], typeof OptionalBoolean>;
 
+const ObjectId = Type.String({ format: 'object-id', minLength: 1, maxLength: 500, examples: ['1AEEE963-F4C8-49DA-BBE6-A6107F42CAF0'] });
+
 /** Targets and switches, shared by event bodies and one-off job bodies. */
 export const targetFields = {
   ...optionalSwitches,
-  ous: Type.Optional(Type.Array(Text({ minLength: 1, maxLength: 500 }), { maxItems: 1000, description: 'OU objectids' })),
-  domains: Type.Optional(Type.Array(Text({ minLength: 1, maxLength: 500 }), { maxItems: 1000, description: 'domain objectids' })),
+  ous: Type.Optional(Type.Array(ObjectId, { maxItems: 1000, description: 'OU objectids' })),
+  domains: Type.Optional(Type.Array(ObjectId, { maxItems: 1000, description: 'domain objectids' })),
 };
 
 export const EventBody = Type.Object({

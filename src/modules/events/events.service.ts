@@ -9,6 +9,7 @@ import { bumpJobsVersion, targetIds } from '../jobs/jobs.repository.ts';
 import { resolveObjectIds } from '../jobs/targets.repository.ts';
 import { deleteEvent, findEvent, insertEvent, storedSwitches, updateEvent } from './events.repository.ts';
 import { nextOccurrence, normaliseRule } from './rrule.ts';
+import { scheduleEvent } from './scheduler.ts';
 import { toWireEvent, type EventBody } from './events.schema.ts';
 
 export const CLIENT_INVALID = 'client id is invalid';
@@ -24,16 +25,20 @@ export async function toWireEvents(db: Kysely<Database>, rows: ClientEventRow[],
   return rows.map((r) => toWireEvent(r, { ...flags, resolved }));
 }
 
-/** Stored columns of an event body; the next run is the rule's first occurrence from now on. */
+/**
+ * Stored columns of an event body; the next run is the rule's first occurrence from the current second on
+ * (a rule without DTSTART starts at that second, so its first run is now, not a period later).
+ */
 function fromBody(body: EventBody, now: number) {
   const rrule = normaliseRule(body.rrule, now);
+  const second = Math.floor(now / 1_000_000) * 1_000_000;
   return {
     client_id: body.client_id.toLowerCase(),
     title: body.title ?? '',
     rrule,
     ous: JSON.stringify(body.ous ?? []),
     domains: JSON.stringify(body.domains ?? []),
-    next_run_at: nextOccurrence(rrule, now, true),
+    next_run_at: nextOccurrence(rrule, second, true),
     ...storedSwitches(body),
   };
 }
@@ -45,7 +50,14 @@ export async function createEvent(db: Db, body: EventBody, flags: HydrateFlags) 
     if (!(await findClient(trx, values.client_id))) throw badRequest(CLIENT_INVALID);
     return insertEvent(trx, { ...values, created_at: now, updated_at: now, deleted_at: null });
   });
+  await scheduleIfDue(db, row.id, row.next_run_at);
   return (await toWireEvents(db.kysely, [row], flags))[0];
+}
+
+/** An event whose first run is due gets its job at once, not at the scheduler's next pass. */
+async function scheduleIfDue(db: Db, id: number, nextRunAt: number | null) {
+  const now = nowMicros();
+  if (nextRunAt !== null && nextRunAt <= now) await scheduleEvent(db, id, now);
 }
 
 export async function getEvent(db: Db, id: number, flags: HydrateFlags) {
@@ -63,6 +75,7 @@ export async function replaceEvent(db: Db, id: number, body: EventBody, flags: H
     if (!(await findClient(trx, values.client_id))) throw badRequest(CLIENT_INVALID);
     return updateEvent(trx, id, { ...values, updated_at: now });
   });
+  await scheduleIfDue(db, id, row!.next_run_at);
   return (await toWireEvents(db.kysely, [row!], flags))[0];
 }
 

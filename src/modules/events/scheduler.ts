@@ -36,7 +36,8 @@ export async function runSchedulerOnce(db: Db, now: number = nowMicros()): Promi
   return created;
 }
 
-async function scheduleEvent(db: Db, id: number, now: number): Promise<number> {
+/** Turns the due occurrences of one event into jobs (exactly once, see above); returns how many were made. */
+export async function scheduleEvent(db: Db, id: number, now: number): Promise<number> {
   try {
     return await db.kysely.transaction().execute(async (trx) => {
       const ev = await findEvent(trx, id);

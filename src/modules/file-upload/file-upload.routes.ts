@@ -10,6 +10,9 @@ import { DataEnvelope, errorResponses, PageEnvelope } from '../../http/envelope.
 import { ApiError, badRequest, Messages, notFound } from '../../http/errors.ts';
 import { applyFilters, applyPaging, applySort, defineQuery } from '../../http/query/index.ts';
 import { route } from '../../http/route.ts';
+import { audited, auditNote } from '../../audit/audit.ts';
+import type { Db } from '../../db/create-db.ts';
+import { nowMicros } from '../../db/time.ts';
 import { JOB_STATUS_FILTER, JobStatus } from '../jobs/job-status.ts';
 import { createJob, findJob, listFiles, storeFile, updateJob } from './file-upload.repository.ts';
 import { ACCEPTED_TYPES, CompletedTaskSchema, FileUploadJobSchema, toWireJob, toWireTask } from './file-upload.schema.ts';
@@ -57,10 +60,10 @@ export function registerUploadBodies(app: FastifyInstance): void {
   });
 }
 
-async function runningJob(request: FastifyRequest, rawId: unknown) {
+async function runningJob(db: Db, rawId: unknown) {
   const id = typeof rawId === 'string' && /^\d{1,10}$/.test(rawId) && Number(rawId) <= 2147483647 ? Number(rawId) : NaN;
   if (Number.isNaN(id)) throw badRequest(Messages.idMalformed);
-  const job = await findJob(request.server.db.kysely, id);
+  const job = await findJob(db.kysely, id);
   if (!job) throw notFound();
   if (job.status !== JobStatus.running) throw badRequest('the file upload job is not accepting files: it has ended');
   return job;
@@ -96,7 +99,7 @@ export const fileUploadRoutes = [
   route({
     method: 'POST',
     url: '/api/v2/file-upload/start',
-    config: { access: { permissions: ['graphdb/Ingest'] } },
+    config: { access: { permissions: ['graphdb/Ingest'] }, audit: { action: 'StartFileUpload' } },
     schema: {
       tags: ['file-upload'], summary: 'Start a file upload job',
       response: { 200: DataEnvelope(Type.Ref(FileUploadJobSchema)), ...errorResponses(401, 403) },
@@ -104,14 +107,14 @@ export const fileUploadRoutes = [
     handler: async (request) => {
       const p = request.principal!;
       const user = p.kind === 'user' ? { id: p.user.id, email: p.user.email_address } : { id: p.clientId, email: null };
-      return { data: toWireJob(await createJob(request.server.db.kysely, user, JobStatus.running)) };
+      return { data: toWireJob(await audited(request, (db) => createJob(db.kysely, user, JobStatus.running))) };
     },
   }),
   route<{ Params: { file_upload_job_id: number } }>({
     method: 'POST',
     url: '/api/v2/file-upload/:file_upload_job_id',
     bodyLimit: Number.MAX_SAFE_INTEGER, // enforced while streaming: config.uploadLimit
-    config: { access: { permissions: ['graphdb/Ingest'] } },
+    config: { access: { permissions: ['graphdb/Ingest'] }, audit: { action: 'UploadFile' } },
     schema: {
       tags: ['file-upload'], summary: 'Upload one file (the body) into a running job: application/json or application/zip',
       params: jobParams,
@@ -120,7 +123,7 @@ export const fileUploadRoutes = [
     preParsing: async (request, _reply, payload) => {
       const type = mediaType(request);
       if (!ACCEPTED_TYPES.includes(type)) throw badRequest(`content type must be one of ${ACCEPTED_TYPES.join(', ')}`);
-      const job = await runningJob(request, (request.params as Record<string, unknown>).file_upload_job_id);
+      const job = await runningJob(request.server.db, (request.params as Record<string, unknown>).file_upload_job_id);
       const limit = request.server.config.uploadLimit;
       let received = 0;
       const limited = async function* () {
@@ -138,24 +141,29 @@ export const fileUploadRoutes = [
       return empty;
     },
     handler: async (request, reply) => {
-      if (!request.uploadedFile) throw badRequest(Messages.contentType);
+      const file = request.uploadedFile;
+      if (!file) throw badRequest(Messages.contentType);
+      auditNote(request, { fields: { file_name: file.file_name, content_type: file.content_type, size: file.size } });
+      // The file's chunks were streamed in by preParsing; attaching it to its job is the audited change.
+      await audited(request, (db) => db.kysely.updateTable('file_upload_jobs').set({ updated_at: nowMicros() }).where('id', '=', file.job_id).execute());
       return reply.status(202).send();
     },
   }),
   route<{ Params: { file_upload_job_id: number } }>({
     method: 'POST',
     url: '/api/v2/file-upload/:file_upload_job_id/end',
-    config: { access: { permissions: ['graphdb/Ingest'] } },
+    config: { access: { permissions: ['graphdb/Ingest'] }, audit: { action: 'EndFileUpload' } },
     schema: {
       tags: ['file-upload'], summary: 'End a file upload job: its files are queued for ingest',
       params: jobParams,
       response: { 200: DataEnvelope(Type.Ref(FileUploadJobSchema)), ...errorResponses(400, 401, 403, 404) },
     },
     handler: async (request) => {
-      const db = request.server.db.kysely;
-      const job = await runningJob(request, String(request.params.file_upload_job_id));
-      const total = (await listFiles(db, job.id)).length;
-      const updated = await updateJob(db, job.id, { status: JobStatus.ingesting, total_files: total, status_message: `${total} file${total === 1 ? '' : 's'} queued for ingest` });
+      const updated = await audited(request, async (tx) => {
+        const job = await runningJob(tx, String(request.params.file_upload_job_id));
+        const total = (await listFiles(tx.kysely, job.id)).length;
+        return updateJob(tx.kysely, job.id, { status: JobStatus.ingesting, total_files: total, status_message: `${total} file${total === 1 ? '' : 's'} queued for ingest` });
+      });
       return { data: toWireJob(updated!) };
     },
   }),

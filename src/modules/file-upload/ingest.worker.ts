@@ -89,11 +89,13 @@ async function processJob(db: Db, job: FileUploadJobRow): Promise<void> {
   let failedFiles = 0;
   let failedDocs = 0;
   let docs = 0;
+  let warned = 0;
   const messages: string[] = [];
   for (const file of files) {
     const outcomes = await ingestStored(db, file);
     const errors = outcomes.filter((o) => o.error).map((o) => ({ file_name: o.name, error: o.error! }));
     const warnings = outcomes.flatMap((o) => (o.result?.warnings ?? []).map((w) => `${o.name}: ${w}`));
+    warned += warnings.length;
     docs += outcomes.length;
     failedDocs += errors.length;
     if (errors.length) failedFiles++;
@@ -116,20 +118,21 @@ async function processJob(db: Db, job: FileUploadJobRow): Promise<void> {
   const now = nowMicros();
   await updateJob(db.kysely, job.id, {
     status, end_time: now, last_ingest: now,
-    status_message: messages.length ? messages.join('; ').slice(0, 4000) : `ingested ${docs} file${docs === 1 ? '' : 's'}`,
+    status_message: (messages.length ? messages.join('; ') : `ingested ${docs} file${docs === 1 ? '' : 's'}`
+      + (warned ? `; ${warned} warning${warned === 1 ? '' : 's'} (listed with each file in completed-tasks)` : '')).slice(0, 4000),
   });
 }
 
 /** A stored upload → its ingest outcomes (a zip is spooled to a temporary file: yauzl reads at random). */
 async function ingestStored(db: Db, file: FileUploadFileRow): Promise<FileOutcome[]> {
   if (!isZip(file)) {
-    return ingestFiles(db, [{ name: file.file_name, size: Number(file.size), open: async () => readChunks(db, file.id) }], { skipLinks: true });
+    return ingestFiles(db, [{ name: file.file_name, size: Number(file.size), open: async () => readChunks(db, file.id) }]);
   }
   const dir = await mkdtemp(join(tmpdir(), 'scent-upload-'));
   try {
     const path = join(dir, 'upload.zip');
     await pipeline(Readable.from(readChunks(db, file.id)), createWriteStream(path));
-    return await ingestFiles(db, [{ path, name: file.file_name }], { skipLinks: true });
+    return await ingestFiles(db, [{ path, name: file.file_name }]);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

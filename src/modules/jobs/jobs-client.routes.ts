@@ -2,12 +2,14 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { DataEnvelope, errorResponses } from '../../http/envelope.ts';
 import { route } from '../../http/route.ts';
+import { audited } from '../../audit/audit.ts';
 import { recordCheckin } from '../clients/clients.repository.ts';
 import { availableAnswer, matchesIfNoneMatch } from './available.ts';
 import { EndJobBody, StartJobBody } from './jobs.body.ts';
 import { availableQuery } from './jobs.query.ts';
 import { ClientJobSchema } from './jobs.schema.ts';
 import { currentJob, endJob, startJob } from './jobs.service.ts';
+import { JSON_TYPE } from '../../http/json-body.ts';
 
 /** The collection client's side: poll, claim, report. Every call records the client's check-in. */
 async function checkIn(request: FastifyRequest): Promise<string> {
@@ -39,22 +41,28 @@ export const jobClientRoutes = [
       reply.header('etag', answer.etag).header('cache-control', 'private, no-cache');
       if (matchesIfNoneMatch(request.headers['if-none-match'], answer.etag)) return reply.code(304).send();
       // Serialised by availableBody (and kept): the schema's OU/domain unions are slow in fast-json-stringify.
-      return reply.type('application/json; charset=utf-8').send(await answer.body());
+      return reply.type(JSON_TYPE).send(await answer.body());
     },
   }),
   route<{ Body: StartJobBody }>({
     method: 'POST',
     url: '/api/v2/jobs/start',
-    config: { access: clientOnly, enterprise: true },
+    config: { access: clientOnly, enterprise: true, audit: { action: 'StartJob' } },
     schema: { tags, summary: 'Claim a ready job: it becomes running', body: StartJobBody, response: { 200: DataEnvelope(Job), ...errorResponses(400, 401, 404) } },
-    handler: async (request) => ({ data: await startJob(request.server.db, await checkIn(request), request.body.id) }),
+    handler: async (request) => {
+      const clientId = await checkIn(request);
+      return { data: await audited(request, (db) => startJob(db, clientId, request.body.id)) };
+    },
   }),
   route<{ Body: EndJobBody }>({
     method: 'POST',
     url: '/api/v2/jobs/end',
-    config: { access: clientOnly, enterprise: true },
+    config: { access: clientOnly, enterprise: true, audit: { action: 'EndJob' } },
     schema: { tags, summary: 'Report the end of the running job', body: EndJobBody, response: { 200: DataEnvelope(Job), ...errorResponses(400, 401, 404) } },
-    handler: async (request) => ({ data: await endJob(request.server.db, await checkIn(request), request.body) }),
+    handler: async (request) => {
+      const clientId = await checkIn(request);
+      return { data: await audited(request, (db) => endJob(db, clientId, request.body)) };
+    },
   }),
   route({
     method: 'GET',

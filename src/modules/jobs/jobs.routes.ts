@@ -3,6 +3,7 @@ import { DataEnvelope, PageEnvelope, errorResponses } from '../../http/envelope.
 import { notFound } from '../../http/errors.ts';
 import { applyFilters, applyPaging, applySort } from '../../http/query/index.ts';
 import { route } from '../../http/route.ts';
+import { audited } from '../../audit/audit.ts';
 import { NewJobBody } from './jobs.body.ts';
 import { listQuery } from './jobs.query.ts';
 import { jobsSelect, toWireJobs } from './jobs.repository.ts';
@@ -20,14 +21,14 @@ export const jobRoutes = [
   route<{ Params: { client_id: string }; Body: NewJobBody }>({
     method: 'POST',
     url: '/api/v2/clients/:client_id/jobs',
-    config: { access: { permissions: ['collection/ManageJobs'] }, enterprise: true },
+    config: { access: { permissions: ['collection/ManageJobs'] }, enterprise: true, audit: { action: 'CreateJob' } },
     schema: {
       tags, summary: 'Create a one-off job for a client', params: Type.Object({ client_id: Type.String() }), body: NewJobBody,
       response: { 200: DataEnvelope(Job), ...errorResponses(400, 401, 403, 404) },
     },
     handler: async (request) => {
       if (!UUID.test(request.params.client_id)) throw notFound();
-      return { data: await createJob(request.server.db, request.params.client_id.toLowerCase(), request.body) };
+      return { data: await audited(request, (db) => createJob(db, request.params.client_id.toLowerCase(), request.body)) };
     },
   }),
   route({
@@ -55,8 +56,8 @@ export const jobRoutes = [
   route<P>({
     method: 'PUT',
     url: '/api/v2/jobs/:job_id/cancel',
-    config: { access: { permissions: ['collection/ManageJobs'] }, enterprise: true },
+    config: { access: { permissions: ['collection/ManageJobs'] }, enterprise: true, audit: { action: 'CancelJob' } },
     schema: { tags, summary: 'Cancel a ready or running job', params: JobParams, response: { 200: DataEnvelope(Job), ...errorResponses(400, 401, 403, 404) } },
-    handler: async (request) => ({ data: await cancelJob(request.server.db, request.params.job_id) }),
+    handler: async (request) => ({ data: await audited(request, (db) => cancelJob(db, request.params.job_id)) }),
   }),
 ];

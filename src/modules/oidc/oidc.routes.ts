@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { route } from '../../http/route.ts';
+import { audited, auditNote } from '../../audit/audit.ts';
 import { finishLogin, OidcFailure, startLogin } from './oidc.service.ts';
 
 /**
@@ -30,6 +31,7 @@ function cookieAttributes(request: FastifyRequest, path: string, maxAge: number)
 function failed(request: FastifyRequest, reply: FastifyReply, err: unknown) {
   if (!(err instanceof OidcFailure)) request.log.error({ err }, 'OIDC sign-in failed');
   const code = err instanceof OidcFailure ? err.code : 'server_error';
+  auditNote(request, { failure: code });
   return reply.redirect(`${request.server.config.rootUrl}/ui/login?error=${encodeURIComponent(code)}`, 302);
 }
 
@@ -60,7 +62,7 @@ export const oidcRoutes = [
   route<{ Params: { slug: string }; Querystring: Record<string, string | undefined> }>({
     method: 'GET',
     url: '/api/v2/sso/:slug/callback',
-    config: { access: { public: true } },
+    config: { access: { public: true }, audit: { action: 'LoginAttempt' } },
     schema: {
       tags: ['sso'],
       summary: 'OIDC redirect target: verifies the ID token, finds or provisions the user, signs in, redirects to the UI',
@@ -80,7 +82,12 @@ export const oidcRoutes = [
       reply.header('set-cookie', `${STATE_COOKIE}=; ${cookieAttributes(request, path, 0)}`);
       try {
         const query = Object.fromEntries(Object.entries(request.query).map(([k, v]) => [k, Array.isArray(v) ? undefined : v]));
-        const token = await finishLogin(db, config, request.params.slug, query, rawQuery, cookie(request, STATE_COOKIE));
+        auditNote(request, { fields: { auth_type: 'oidc' } });
+        const token = await finishLogin(
+          db, config, request.params.slug, query, rawQuery, cookie(request, STATE_COOKIE),
+          (change) => audited(request, change),
+          (user) => auditNote(request, { actor: { id: user.id, name: user.principal_name, email: user.email_address } }),
+        );
         const secure = config.rootUrl.startsWith('https:') ? '; Secure' : '';
         reply.header('set-cookie', [
           `${STATE_COOKIE}=; ${cookieAttributes(request, path, 0)}`,

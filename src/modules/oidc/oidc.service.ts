@@ -56,6 +56,9 @@ export async function finishLogin(
   query: Record<string, string | undefined>,
   rawQuery: string,
   browserState: string | undefined,
+  /** Runs the sign-in's database change (user, roles, session) as one unit (an audited transaction). */
+  transact: <T>(change: (db: Db) => Promise<T>) => Promise<T> = (change) => change(db),
+  onUser: (user: UserRow) => void = () => {},
 ): Promise<string> {
   if (!query.state || query.state !== browserState) throw new OidcFailure('invalid_state');
   const saved = await consumeLoginState(db.kysely, query.state);
@@ -71,10 +74,13 @@ export async function finishLogin(
   } catch (err) {
     throw new OidcFailure(exchangeFailure(err));
   }
-  const user = await resolveUser(db, provider, claims);
-  const session = await issueSession(db, config, { userId: user.id }, config.sessionTtlSeconds, 'oidc');
-  await touchLastLogin(db.kysely, user.id);
-  return session.token;
+  return transact(async (tx) => {
+    const user = await resolveUser(tx, provider, claims);
+    onUser(user);
+    const session = await issueSession(tx, config, { userId: user.id }, config.sessionTtlSeconds, 'oidc');
+    await touchLastLogin(tx.kysely, user.id);
+    return session.token;
+  });
 }
 
 /** Role ids named by the `roles` claim: a role's name, or BloodHound's `bh-<name>` form (`bh-power-user`). */

@@ -212,3 +212,16 @@ test('an unreachable provider: the login redirects with error=provider_unreachab
   assert.equal(login.headers.location, `${ROOT}/ui/login?error=provider_unreachable`);
   assert.equal(await t.db.kysely.selectFrom('oidc_login_states').select('state').where('sso_provider_id', '=', res.json().data.sso_provider_id).executeTakeFirst(), undefined);
 });
+
+test('sign-ins are audited: LoginAttempt success with the user, failure with the reason', async () => {
+  const latest = () => t.db.kysely.selectFrom('audit_logs').selectAll().where('action', '=', 'LoginAttempt').orderBy('id', 'desc').executeTakeFirstOrThrow();
+  const who = account();
+  const { token } = await signIn('jit');
+  const ok = await latest();
+  assert.deepEqual([ok.status, ok.actor_id, ok.actor_name], ['success', (await self(token!)).id, who.email]);
+  assert.deepEqual(JSON.parse(ok.fields), { slug: 'jit', auth_type: 'oidc' });
+  await finish(new URL(`${ROOT}/api/v2/sso/jit/callback`), undefined);
+  const failed = await latest();
+  assert.equal(failed.status, 'failure');
+  assert.equal(JSON.parse(failed.fields).error, 'invalid_state');
+});

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { DataEnvelope, errorResponses } from '../../http/envelope.ts';
 import { applyFilters, applySort, defineQuery } from '../../http/query/index.ts';
 import { route } from '../../http/route.ts';
+import { audited, auditNote } from '../../audit/audit.ts';
 import { UserSchema } from '../users/users.schema.ts';
 import { listProvidersQuery, splitListRow, type ProviderListRow } from './sso-providers.repository.ts';
 import { CreateOidcBody, OidcProviderSchema, SsoProviderSchema, toWireProvider } from './sso-providers.schema.ts';
@@ -44,19 +45,22 @@ export const ssoProviderRoutes = [
   route<{ Body: CreateOidcBody }>({
     method: 'POST',
     url: '/api/v2/sso-providers/oidc',
-    config: { access: { permissions: ['auth/ManageProviders'] } },
+    config: { access: { permissions: ['auth/ManageProviders'] }, audit: { action: 'CreateOIDCIdentityProvider' } },
     schema: {
       tags: ['sso'],
       summary: 'Create an OIDC provider',
       body: CreateOidcBody,
       response: { 200: DataEnvelope(Type.Ref(OidcProviderSchema)), ...errorResponses(400, 401, 403, 409) },
     },
-    handler: async (request) => ({ data: await createOidcProvider(request.server.db, request.body) }),
+    handler: async (request) => {
+      auditNote(request, { fields: { name: request.body.name, issuer: request.body.issuer, client_id: request.body.client_id } });
+      return { data: await audited(request, (db) => createOidcProvider(db, request.body)) };
+    },
   }),
   route<{ Params: { sso_provider_id: number } }>({
     method: 'DELETE',
     url: '/api/v2/sso-providers/:sso_provider_id',
-    config: { access: { permissions: ['auth/ManageProviders'] } },
+    config: { access: { permissions: ['auth/ManageProviders'] }, audit: { action: 'DeleteSSOIdentityProvider' } },
     schema: {
       tags: ['sso'],
       summary: 'Delete an SSO provider; its users are kept, unlinked and signed out',
@@ -67,7 +71,7 @@ export const ssoProviderRoutes = [
       },
     },
     handler: async (request) => {
-      const affected = await deleteSsoProvider(request.server.db, request.principal!, request.params.sso_provider_id);
+      const affected = await audited(request, (db) => deleteSsoProvider(db, request.principal!, request.params.sso_provider_id));
       return { data: { affected_users: affected } };
     },
   }),

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/create-db.ts';
-import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
 import { revokeSessions } from '../../auth/sessions.ts';
 import type { Principal } from '../../auth/principal.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
@@ -41,22 +41,19 @@ export async function createOidcProvider(db: Db, body: CreateOidcBody) {
 
 /**
  * Deletes a provider: its users stay, lose the link and their sessions. Returns those users as they
- * were before the delete. A provider nobody signs in with (the usual case) goes in one statement;
- * otherwise one transaction reads, unlinks, revokes and deletes.
+ * were before the delete. One transaction (the caller's, when it runs in one: an audited change):
+ * the provider row is locked first (PostgreSQL), so no user can be linked to it meanwhile; a provider
+ * nobody signs in with (the usual case) then goes in one statement; otherwise its users are read,
+ * unlinked and signed out, and it is deleted.
  */
 export async function deleteSsoProvider(db: Db, caller: Principal, id: number) {
   // The caller's own provider exists (users.sso_provider_id references it), so this 409 can come first.
   if (caller.kind === 'user' && caller.user.sso_provider_id === id) {
     throw conflict('user may not delete their own SSO auth provider');
   }
-  try {
-    if (await deleteProviderWithoutUsers(db.kysely, id)) return [];
-  } catch (err) {
-    // PostgreSQL: a user was linked to it while the statement ran; the transaction below unlinks them.
-    if (!isForeignKeyViolation(err)) throw err;
-  }
   return db.kysely.transaction().execute(async (trx) => {
     if (!(await lockProvider(trx, id, db.dialect))) throw notFound();
+    if (await deleteProviderWithoutUsers(trx, id)) return [];
     const { found, users } = await providerUsers(trx, id);
     if (!found) throw notFound();
     const affected = await hydrateUsers(trx, users);

@@ -4,6 +4,7 @@ import { DataEnvelope, errorResponses } from '../../http/envelope.ts';
 import { ApiError, Messages } from '../../http/errors.ts';
 import { applyFilters, applySort, defineQuery } from '../../http/query/index.ts';
 import { route } from '../../http/route.ts';
+import { audited, auditNote } from '../../audit/audit.ts';
 import { listTokensQuery } from './tokens.repository.ts';
 import { AuthTokenSchema, CreateTokenBody, toWireToken } from './tokens.schema.ts';
 import { canManageUsers, createToken, removeToken } from './tokens.service.ts';
@@ -37,7 +38,7 @@ export const tokenRoutes = [
   route<{ Body: CreateTokenBody }>({
     method: 'POST',
     url: '/api/v2/tokens',
-    config: { access: { permissions: ['auth/CreateToken'] } },
+    config: { access: { permissions: ['auth/CreateToken'] }, audit: { action: 'CreateAuthToken' } },
     schema: {
       tags: ['auth'],
       summary: 'Create an API token (HMAC key shown once); another user\'s needs auth/ManageUsers',
@@ -45,8 +46,10 @@ export const tokenRoutes = [
       response: { 200: DataEnvelope(AuthTokenSchema), ...errorResponses(400, 401, 403, 404) },
     },
     handler: async (request) => {
-      const { db, config } = request.server;
-      return { data: await createToken(db, config, userOf(request.principal), request.body) };
+      const { config } = request.server;
+      const caller = userOf(request.principal);
+      auditNote(request, { fields: { token_name: request.body.token_name, user_id: request.body.user_id ?? caller.user.id } });
+      return { data: await audited(request, (db) => createToken(db, config, caller, request.body)) };
     },
   }),
   route({
@@ -75,7 +78,7 @@ export const tokenRoutes = [
   route<{ Params: { token_id: string } }>({
     method: 'DELETE',
     url: '/api/v2/tokens/:token_id',
-    config: { access: { permissions: ['auth/CreateToken'] } },
+    config: { access: { permissions: ['auth/CreateToken'] }, audit: { action: 'DeleteAuthToken' } },
     schema: {
       tags: ['auth'],
       summary: 'Delete an API token (one\'s own, or anyone\'s with auth/ManageUsers)',
@@ -84,7 +87,7 @@ export const tokenRoutes = [
     },
     handler: async (request, reply) => {
       if (!UUID.test(request.params.token_id)) throw new ApiError(400, Messages.idMalformed);
-      await removeToken(request.server.db, userOf(request.principal), request.params.token_id);
+      await audited(request, (db) => removeToken(db, userOf(request.principal), request.params.token_id));
       return reply.code(200).send();
     },
   }),

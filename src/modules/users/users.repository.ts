@@ -28,6 +28,18 @@ export async function findUserByName(db: Q, principalName: string) {
   return db.selectFrom('users').selectAll().where('principal_name', '=', principalName).executeTakeFirst();
 }
 
+/** Login names a user by principal name (exact) or by e-mail address (any case), as BloodHound. */
+export async function findUserForLogin(db: Q, name: string) {
+  const byName = await findUserByName(db, name);
+  if (byName) return byName;
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where((eb) => eb(eb.fn('lower', ['email_address']), '=', name.toLowerCase()))
+    .orderBy('created_at')
+    .executeTakeFirst();
+}
+
 export async function countUsers(db: Q): Promise<number> {
   const row = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   return Number(row.n);
@@ -80,9 +92,10 @@ export async function setDisabled(db: Q, userId: string, disabled: boolean): Pro
   await db.updateTable('users').set({ is_disabled: disabled ? 1 : 0, updated_at: nowMicros() }).where('id', '=', userId).execute();
 }
 
-export async function touchLastLogin(db: Q, userId: string): Promise<void> {
+export async function touchLastLogin(db: Q, userId: string, eulaAccepted?: boolean): Promise<void> {
   const now = nowMicros();
-  await db.updateTable('users').set({ last_login: now }).where('id', '=', userId).execute();
+  const eula = eulaAccepted === undefined ? {} : { eula_accepted: (eulaAccepted ? 1 : 0) as 0 | 1 };
+  await db.updateTable('users').set({ last_login: now, ...eula }).where('id', '=', userId).execute();
 }
 
 /** Users (as rows) with their roles, permissions and auth secrets, mapped to the wire shape. */

@@ -1,0 +1,106 @@
+/**
+ * `npm run bench -- cypher [--database sqlite|postgres] [--scale small|large] [--runs N] [--paths N] [--rebuild]`
+ *
+ * Every Active Directory query of BloodHound's Query Library, N distinct runs each (default 3), then
+ * `shortestPath` from random users to the dataset's Tier Zero group (the "Domain Admins" of the
+ * generated graph), through POST /api/v2/graphs/cypher on the shared bench dataset (bench/dataset.ts),
+ * in-process (app.inject: the whole request path, no socket). Targets (issue 16, large scale, SQLite):
+ * median library query <= 100 ms, p95 <= 1 s, none killed by the 30 s deadline.
+ * Writes bench/results/<date>-<database>-<scale>-cypher.md.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { buildApp } from '../src/app.ts';
+import { issueSession } from '../src/auth/sessions.ts';
+import { testConfig } from '../src/config.ts';
+import { createDb } from '../src/db/create-db.ts';
+import { migrateToLatest } from '../src/db/migrate.ts';
+import { AD_QUERIES } from '../src/cypher/library.test-helpers.ts';
+import { createUser } from '../src/modules/users/users.service.ts';
+import { DOMAIN } from './graph-generate.ts';
+import { ensureDataset, type Database, type ScaleName } from './dataset.ts';
+
+const SECRET = 'bench-secret-that-is-long-enough-for-hs256!!';
+
+function option(args: string[], name: string, fallback: string): string {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 && args[i + 1] !== undefined ? args[i + 1] : fallback;
+}
+
+const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
+const median = (xs: number[]) => quantile([...xs].sort((a, b) => a - b), 0.5);
+
+export async function run(args: string[]): Promise<void> {
+  const database = option(args, 'database', 'sqlite') as Database;
+  const scale = option(args, 'scale', 'small') as ScaleName;
+  const runs = Number(option(args, 'runs', '3'));
+  const pathRuns = Number(option(args, 'paths', '20'));
+  const manifest = await ensureDataset(database, scale, args.includes('--rebuild'), (s) => console.log(s));
+  const db = createDb(manifest.url);
+  await migrateToLatest(db);
+  const config = testConfig({ databaseUrl: manifest.url, jwtSecret: SECRET, responseCacheMb: 0 });
+  const user = await createUser(db, { principalName: `cypher-bench-${Date.now()}`, email: `cypher-bench-${Date.now()}@example.test`, roleName: 'Read-Only' });
+  const { token } = await issueSession(db, config, { userId: user.id }, 3600 * 4, 'bench');
+  const app = await buildApp({ config, db });
+  await app.ready();
+  const ask = async (query: string) => {
+    const started = performance.now();
+    const res = await app.inject({ method: 'POST', url: '/api/v2/graphs/cypher', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', prefer: 'wait=30' }, payload: JSON.stringify({ query }) });
+    const ms = performance.now() - started;
+    const message = res.statusCode >= 400 ? (res.json() as { errors: Array<{ message: string }> }).errors[0].message : '';
+    return { ms, status: res.statusCode, message };
+  };
+  try {
+    await ask('RETURN 1 AS warm'); // the parser is generated on first use
+    const rows: Array<{ name: string; median: number; min: number; max: number; status: number; message: string }> = [];
+    for (const q of AD_QUERIES) {
+      const times: number[] = [];
+      let last = { ms: 0, status: 0, message: '' };
+      for (let i = 0; i < runs; i++) {
+        last = await ask(q.query);
+        times.push(last.ms);
+      }
+      rows.push({ name: q.name, median: median(times), min: Math.min(...times), max: Math.max(...times), status: last.status, message: last.message });
+      console.log(`${last.status} ${median(times).toFixed(1).padStart(9)} ms  ${q.name}${last.message ? `  (${last.message.slice(0, 80)})` : ''}`);
+    }
+    const medians = rows.map((r) => r.median).sort((a, b) => a - b);
+    const byStatus = rows.reduce<Record<number, number>>((acc, r) => ((acc[r.status] = (acc[r.status] ?? 0) + 1), acc), {});
+
+    // shortestPath from random users to the Tier Zero group of the generated graph.
+    const users = await db.kysely.selectFrom('nodes').select('objectid').where('kind', '=', 'User').orderBy('id').limit(5000).execute();
+    let seed = 7;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const paths: Array<{ ms: number; status: number }> = [];
+    for (let i = 0; i < pathRuns && users.length > 0; i++) {
+      const s = users[Math.floor(rand() * users.length)].objectid;
+      const r = await ask(`MATCH p=shortestPath((s:User {objectid: '${s}'})-[:AD_ATTACK_PATHS*1..]->(t:Group)) WHERE t.objectid = '${DOMAIN}-2' RETURN p`);
+      paths.push(r);
+    }
+    const pathTimes = paths.map((p) => p.ms).sort((a, b) => a - b);
+    const pathStatus = paths.reduce<Record<number, number>>((acc, r) => ((acc[r.status] = (acc[r.status] ?? 0) + 1), acc), {});
+
+    const summary = [
+      `# Cypher bench: ${database}, ${scale} (${manifest.shape.nodes} nodes, ${manifest.shape.edges} edges), ${new Date().toISOString()}`,
+      '',
+      `Command: \`npm run bench -- cypher --database ${database} --scale ${scale} --runs ${runs} --paths ${pathRuns}\``,
+      '',
+      `Query Library, ${rows.length} Active Directory queries x ${runs} runs: median of the per-query medians ${quantile(medians, 0.5).toFixed(1)} ms, ` +
+        `p95 ${quantile(medians, 0.95).toFixed(1)} ms, max ${medians[medians.length - 1].toFixed(1)} ms; statuses ${JSON.stringify(byStatus)}; ` +
+        `killed by the deadline (504): ${byStatus[504] ?? 0}.`,
+      '',
+      `shortestPath from ${paths.length} random users to the Tier Zero group: median ${quantile(pathTimes, 0.5)?.toFixed(1)} ms, ` +
+        `p95 ${quantile(pathTimes, 0.95)?.toFixed(1)} ms; statuses ${JSON.stringify(pathStatus)}.`,
+      '',
+      '| status | median ms | min | max | query | message |',
+      '|---|---|---|---|---|---|',
+      ...rows.map((r) => `| ${r.status} | ${r.median.toFixed(1)} | ${r.min.toFixed(1)} | ${r.max.toFixed(1)} | ${r.name.replace(/\|/g, '/')} | ${r.message.replace(/\|/g, '/').slice(0, 120)} |`),
+    ].join('\n');
+    console.log(summary.split('\n').slice(0, 8).join('\n'));
+    mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
+    const file = new URL(`./results/${new Date().toISOString().slice(0, 10)}-${database}-${scale}-cypher.md`, import.meta.url);
+    writeFileSync(file, `${summary}\n`);
+    console.log(`written ${file.pathname}`);
+  } finally {
+    await app.close();
+    await db.close();
+  }
+}

@@ -1,0 +1,92 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { BIN, cliDatabase, scent } from '../test/cli.ts';
+import { configFlags, parse } from './command.ts';
+import { serveCommand } from './server.command.ts';
+import { FIELDS, loadConfig, testConfig } from '../config.ts';
+import { startBanner, tokensIssueHint } from './banner.ts';
+
+test('serve accepts every flag docs/configuration.md documents (--response-cache-mb 0 included), and no other', () => {
+  const doc = readFileSync(new URL('../../docs/configuration.md', import.meta.url), 'utf8');
+  const rows = [...doc.matchAll(/^\| `(--[a-z-]+)( [A-Z]+)?` \| `(SCENT_\w+)` \|/gm)];
+  assert.deepEqual(rows.map((r) => r[1]).sort(), FIELDS.map((f) => f.flag).sort(), 'the table and config.ts list the same settings');
+  const sample: Record<string, string> = {
+    '--database': 'sqlite::memory:', '--host': '0.0.0.0', '--port': '9000', '--edition': 'community', '--jwt-secret': 'x'.repeat(32),
+    '--log-level': 'warn', '--session-ttl': '30m', '--body-limit': '2048', '--rate-limit': '60', '--root-url': 'https://scent.example.com',
+    '--scheduler-interval': '0', '--ingest-interval': '5s', '--upload-limit': '4096', '--response-cache-mb': '0', '--graph-result-limit': '500',
+  };
+  for (const [, flag, meta, env] of rows) {
+    const args = parse(serveCommand, meta ? [flag, sample[flag]] : [flag]);
+    assert.doesNotThrow(() => loadConfig(configFlags(args.values), {}), flag);
+    assert.ok(serveCommand.options[flag.slice(2)].description?.includes(env), `${flag}: --help names ${env}`);
+  }
+  const config = loadConfig(configFlags(parse(serveCommand, ['--response-cache-mb', '0', '--allow-unlimited-wait']).values), {});
+  assert.deepEqual([config.responseCacheMb, config.allowUnlimitedWait], [0, true]);
+});
+
+test('banner: the `tokens issue` hint names the server\'s database; an in-memory one points to the login route', () => {
+  assert.equal(tokensIssueHint('sqlite:./data/scent.sqlite', 'sqlite:./data/scent.sqlite'), 'npx scent tokens issue --user admin');
+  assert.equal(tokensIssueHint('sqlite:/srv/scent db.sqlite', ''), "npx scent tokens issue --user admin --database 'sqlite:/srv/scent db.sqlite'");
+  assert.equal(tokensIssueHint('sqlite:rel/x.sqlite', ''), `npx scent tokens issue --user admin --database sqlite:${process.cwd()}/rel/x.sqlite`);
+  assert.equal(
+    tokensIssueHint('postgres://scent:secret@db:5432/scent', 'postgres://scent:***@db:5432/scent'),
+    "npx scent tokens issue --user admin --database 'postgres://scent:***@db:5432/scent'",
+  );
+  assert.equal(tokensIssueHint('sqlite::memory:', 'sqlite::memory:'), null);
+  const memory = startBanner(testConfig({ databaseUrl: 'sqlite::memory:' }), { description: 'sqlite::memory:' }, 'http://127.0.0.1:9', { password: 'pw', token: 'tok' });
+  assert.doesNotMatch(memory, /tokens issue/);
+  assert.match(memory, /More tokens: POST \/api\/v2\/login with the password above/);
+  assert.match(memory, /curl -H "Authorization: Bearer tok" http:\/\/127\.0\.0\.1:9\/api\/v2\/self/, 'the curl line works as printed');
+  const pg = startBanner(testConfig({ databaseUrl: 'postgres://scent:secret@db/scent' }), { description: 'postgres://scent:***@db/scent' }, 'http://h:1', { password: 'pw', token: 'tok' });
+  assert.doesNotMatch(pg, /secret/);
+  assert.match(pg, /--database 'postgres:\/\/scent:\*\*\*@db\/scent' \(with the password in place of \*\*\*\)/);
+});
+
+test('first start: the banner\'s `tokens issue` command, run as printed, gives a token for this server', { timeout: 120_000 }, async () => {
+  const { url, cleanup } = await cliDatabase();
+  const server = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--database', url], { cwd: '/' });
+  try {
+    let out = '';
+    server.stdout.on('data', (chunk) => (out += chunk));
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no banner in: ${out}`)), 90_000);
+      server.stdout.on('data', () => /shown only once/.test(out) && (clearTimeout(timer), resolve()));
+    });
+    const address = /at (http:\/\/\S+)/.exec(out)![1];
+    const hint = /More tokens: npx scent (tokens issue .*)$/m.exec(out)?.[1];
+    assert.ok(hint, out);
+    assert.match(hint, /--database /, 'a database other than the default is named');
+    // As a shell would run it, from another directory and without the server's environment.
+    const run = spawnSync('bash', ['-c', `${process.execPath} ${BIN} ${hint}`], { encoding: 'utf8', cwd: '/tmp', env: { PATH: process.env.PATH } });
+    assert.equal(run.status, 0, run.stderr);
+    const me = await fetch(`${address}/api/v2/self`, { headers: { authorization: `Bearer ${run.stdout.trim()}` } });
+    assert.equal(me.status, 200);
+  } finally {
+    server.kill('SIGTERM');
+    await cleanup();
+  }
+});
+
+test('start-up failures are one line on stderr, no stack trace: port in use, PostgreSQL refusing', { timeout: 120_000 }, async () => {
+  const blocker = createServer();
+  await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+  const port = (blocker.address() as { port: number }).port;
+  try {
+    const busy = scent(['serve', '--port', String(port), '--database', 'sqlite::memory:', '--log-level', 'silent']);
+    assert.equal(busy.code, 1);
+    assert.equal(busy.stderr, `scent serve: cannot listen on 127.0.0.1:${port}: the port is already in use (another server?); choose another with --port\n`);
+  } finally {
+    blocker.close();
+  }
+  const refused = scent(['serve', '--port', '0', '--database', `postgres://postgres@127.0.0.1:${port}/scent`]);
+  assert.equal(refused.code, 1);
+  assert.equal(
+    refused.stderr,
+    `scent serve: cannot reach the database at 127.0.0.1:${port}: connection refused (is PostgreSQL running?); check --database / SCENT_DATABASE_URL\n`,
+  );
+  const badSetting = scent(['serve', '--port', '80a']);
+  assert.deepEqual([badSetting.code, badSetting.stderr], [2, 'scent serve: port must be an integer between 0 and 65535, got "80a"\n']);
+});

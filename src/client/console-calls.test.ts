@@ -1,0 +1,46 @@
+import { test, after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { ScentClient, type FlatGraph, type UnifiedGraph } from 'scent/client';
+import { createTestApp, type TestApp } from '../test/harness.ts';
+import { FIXTURES } from '../graph/ingest/fixture-path.ts';
+
+/** The calls the console makes, against a live server (uploads as bytes; the browser adds progress). */
+let t: TestApp;
+let base: string;
+let admin: { token: string; userId: string };
+before(async () => {
+  t = await createTestApp({ ingestInterval: 0 });
+  admin = await t.login('Administrator');
+  await t.app.listen({ host: '127.0.0.1', port: 0 });
+  base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+});
+after(() => t.close());
+
+test('upload flow: start, one file as bytes (signed with an API token, a Blob), end, the job and its files', async () => {
+  const bearer = new ScentClient({ baseUrl: base, credentials: { bearer: admin.token } });
+  const token = await bearer.createToken({ token_name: 'uploader' });
+  const signed = new ScentClient({ baseUrl: base, credentials: { tokenId: token.id, tokenKey: token.key } });
+  const job = await signed.startFileUpload();
+  const bytes = readFileSync(`${FIXTURES}domains.json`);
+  await signed.uploadFile(job.id, new Blob([bytes]), { fileName: 'domains.json', contentType: 'application/json' });
+  await bearer.uploadFile(job.id, new Uint8Array(bytes), { fileName: 'again.json', contentType: 'application/json', onProgress: () => assert.fail('no progress outside a browser') });
+  const ended = await bearer.endFileUpload(job.id);
+  assert.equal(ended.total_files, 2);
+  const page = await bearer.listFileUploads({ id: job.id });
+  assert.deepEqual(page.data.map((j) => [j.id, j.total_files]), [[job.id, 2]]);
+  assert.deepEqual(await bearer.listFileUploadTasks(job.id), []); // nothing ingested yet (worker off)
+  await assert.rejects(bearer.uploadFile(job.id, 'x', { fileName: 'late.json', contentType: 'application/json' }),
+    (err: { status: number; messages: string[] }) => err.status === 400 && err.messages[0] === 'the file upload job is not accepting files: it has ended');
+});
+
+test('entity graphs: a flat map is returned as is, a map wrapped in data is unwrapped', async () => {
+  const answers: unknown[] = [{ '1': { label: { text: 'a' }, data: {} } }, { data: { nodes: {}, edges: [] } }];
+  const client = new ScentClient({
+    baseUrl: 'http://scent.test', credentials: { bearer: 'x' },
+    fetch: async () => new Response(JSON.stringify(answers.shift()), { status: 200, headers: { 'content-type': 'application/json' } }),
+  });
+  assert.deepEqual(await client.getEntityRelatedGraph('certtemplates', 'T', 'controllers'), { '1': { label: { text: 'a' }, data: {} } } as FlatGraph);
+  assert.deepEqual(await client.getEntityRelatedGraph('certtemplates', 'T', 'controllers'), { nodes: {}, edges: [] } as UnifiedGraph);
+});

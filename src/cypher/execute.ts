@@ -1,0 +1,228 @@
+import type { Clause, Expr, PatternPart, Projection, SingleQuery } from './ast.ts';
+import { ExecContext, type Limits } from './context.ts';
+import { CypherError } from './errors.ts';
+import { evaluate, truth } from './eval.ts';
+import type { GraphSource } from './graph-source.ts';
+import { matchParts } from './match.ts';
+import { conjuncts } from './plan.ts';
+import type { PreparedQuery } from './prepare.ts';
+import { aggregateRows } from './project.ts';
+import { groupKey, orderCompare, type Row, type Value } from './values.ts';
+import { children, patternVariables, readsDetails } from './walk.ts';
+
+export interface QueryResult {
+  columns: string[];
+  rows: Row[];
+  ctx: ExecContext;
+}
+
+/** Runs a prepared (read-only) query: each clause turns the rows of the previous one into its own. */
+export async function executeQuery(prepared: PreparedQuery, source: GraphSource, limits?: Limits): Promise<QueryResult> {
+  const ctx = new ExecContext(source, prepared.text, limits);
+  const nodeVars = new Set<string>();
+  visitQuery(prepared, () => {}, (p) => {
+    for (const n of p.nodes) if (n.variable) nodeVars.add(n.variable);
+    if (p.rels.some((r) => r.props !== null)) ctx.wantEdgeProps = true;
+  });
+  visitQuery(prepared, (e) => {
+    if (e.t === 'prop' && !(e.target.t === 'var' && nodeVars.has(e.target.name))) ctx.wantEdgeProps = true;
+    if (e.t === 'call' && ['properties', 'keys'].includes(e.name.toLowerCase())) ctx.wantEdgeProps = true;
+  }, () => {});
+  ctx.view = await source.view();
+  let rows: Row[] = [];
+  for (const part of prepared.query.parts) {
+    rows = rows.concat(await runSingle(part, ctx));
+    ctx.checkRows(rows.length);
+  }
+  if (prepared.query.parts.length > 1 && !prepared.query.unionAll[0]) {
+    const seen = new Set<string>();
+    rows = rows.filter((r) => {
+      const key = prepared.columns.map((c) => groupKey(r[c] ?? null)).join('|');
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+  }
+  return { columns: prepared.columns, rows, ctx };
+}
+
+async function runSingle(part: SingleQuery, ctx: ExecContext): Promise<Row[]> {
+  let rows: Row[] = [{}];
+  for (const clause of part.clauses) {
+    rows = await runClause(clause, rows, ctx);
+    ctx.checkRows(rows.length);
+    await ctx.breathe();
+  }
+  return rows;
+}
+
+async function runClause(clause: Clause, rows: Row[], ctx: ExecContext): Promise<Row[]> {
+  switch (clause.c) {
+    case 'match':
+      return runMatch(clause, rows, ctx);
+    case 'unwind': {
+      const out: Row[] = [];
+      if (readsDetails([clause.expr])) await ctx.ensureRows(rows);
+      for (const row of await withPatterns([clause.expr], rows, ctx)) {
+        const v = evaluate(clause.expr, row, ctx);
+        const items = v === null ? [] : Array.isArray(v) ? v : [v];
+        for (const item of items) out.push({ ...row, [clause.alias]: item });
+        ctx.checkRows(out.length);
+      }
+      return out;
+    }
+    case 'with': {
+      const projected = await project(clause.projection, rows, ctx);
+      if (!clause.where) return projected;
+      const where = clause.where;
+      if (readsDetails([where])) await ctx.ensureRows(projected);
+      return (await withPatterns([where], projected, ctx)).filter((r) => truth(evaluate(where, r, ctx), where, ctx) === true);
+    }
+    case 'return':
+      return project(clause.projection, rows, ctx);
+    default:
+      throw new CypherError('updating clauses are not supported');
+  }
+}
+
+const INDEX = '\u0000row';
+
+async function runMatch(clause: Extract<Clause, { c: 'match' }>, rows: Row[], ctx: ExecContext): Promise<Row[]> {
+  const tagged = rows.map((r, i) => ({ ...r, [INDEX]: i }));
+  const { rows: matched, pending } = await matchParts(clause.patterns, tagged, conjuncts(clause.where), ctx);
+  let kept = matched;
+  if (pending.length > 0) {
+    if (ctx.wantEdgeProps) await ctx.ensureEdgeProps(relIds(matched));
+    if (readsDetails(pending)) await ctx.ensureRows(matched);
+    kept = (await withPatterns(pending, matched, ctx)).filter((r) => pending.every((c) => truth(evaluate(c, r, ctx), c, ctx) === true));
+  }
+  if (ctx.wantEdgeProps) await ctx.ensureEdgeProps(relIds(kept));
+  if (!clause.optional) return kept.map(strip);
+  const hit = new Set(kept.map((r) => r[INDEX] as number));
+  const fresh = clause.patterns.flatMap(patternVariables);
+  const byInput = new Map<number, Row[]>();
+  for (const r of kept) {
+    const i = r[INDEX] as number;
+    const list = byInput.get(i) ?? [];
+    list.push(strip(r));
+    byInput.set(i, list);
+  }
+  const out: Row[] = [];
+  for (let i = 0; i < rows.length; i++) {
+    if (hit.has(i)) {
+      out.push(...byInput.get(i)!);
+      continue;
+    }
+    const row: Row = { ...rows[i] };
+    for (const v of fresh) if (!(v in row)) row[v] = null;
+    out.push(row);
+  }
+  return out;
+}
+
+function strip(row: Row): Row {
+  const out: Row = {};
+  for (const k of Object.keys(row)) if (!k.startsWith('\u0000')) out[k] = row[k];
+  return out;
+}
+
+function relIds(rows: Row[]): number[] {
+  const ids: number[] = [];
+  const visit = (v: Value) => {
+    if (v === null || typeof v !== 'object') return;
+    if (Array.isArray(v)) v.forEach(visit);
+    else if ('type' in v && 'start' in v && typeof (v as { id: unknown }).id === 'number') ids.push((v as { id: number }).id);
+    else if ('rels' in v && Array.isArray((v as { rels: unknown }).rels)) (v as { rels: Array<{ id: number }> }).rels.forEach((r) => ids.push(r.id));
+  };
+  for (const r of rows) for (const v of Object.values(r)) visit(v);
+  return ids;
+}
+
+/**
+ * Precomputes the pattern expressions (predicates and comprehensions) of `exprs` for every row, into
+ * the row slot the evaluator reads (one batched match per pattern, not one per row).
+ */
+export async function withPatterns(exprs: Expr[], rows: Row[], ctx: ExecContext): Promise<Row[]> {
+  const patterns: Array<Extract<Expr, { t: 'pattern' | 'patcomp' }>> = [];
+  const find = (e: Expr) => {
+    if (e.t === 'pattern' || e.t === 'patcomp') patterns.push(e);
+    if (e.t === 'quant' || e.t === 'listcomp' || e.t === 'reduce') return; // local scopes: not precomputable
+    for (const c of children(e)) find(c);
+  };
+  exprs.forEach(find);
+  if (patterns.length === 0 || rows.length === 0) return rows;
+  const out: Row[] = rows.map((r, i) => ({ ...r, [INDEX]: i }));
+  if (readsDetails(exprs)) await ctx.ensureRows(out);
+  for (const e of patterns) {
+    const key = ctx.patternKey(e);
+    const { rows: matched, pending } = await matchParts([e.pattern], out, e.t === 'patcomp' ? conjuncts(e.where) : [], ctx);
+    let kept = matched;
+    if (readsDetails([...(e.t === 'patcomp' ? [e.map] : []), ...pending])) await ctx.ensureRows(matched);
+    if (pending.length > 0) kept = matched.filter((r) => pending.every((c) => truth(evaluate(c, r, ctx), c, ctx) === true));
+    const results = new Map<number, Value[]>();
+    for (const r of kept) {
+      const i = r[INDEX] as number;
+      const list = results.get(i) ?? [];
+      list.push(e.t === 'patcomp' ? evaluate(e.map, r, ctx) : (r as Row)[e.pattern.pathVariable ?? ''] ?? true);
+      results.set(i, list);
+    }
+    for (const r of out) r[key] = results.get(r[INDEX] as number) ?? [];
+  }
+  return out;
+}
+
+/** WITH / RETURN: projection (with grouping when it aggregates), DISTINCT, ORDER BY, SKIP, LIMIT. */
+async function project(proj: Projection, rows: Row[], ctx: ExecContext): Promise<Row[]> {
+  const exprs = [...proj.items.map((i) => i.expr), ...proj.orderBy.map((o) => o.expr)];
+  if (readsDetails(exprs)) await ctx.ensureRows(rows);
+  const input = await withPatterns(exprs, rows, ctx);
+  let out = aggregateRows(proj, input, ctx);
+  if (proj.distinct) {
+    const seen = new Set<string>();
+    out = out.filter(({ projected }) => {
+      const key = Object.values(projected).map(groupKey).join('|');
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+  }
+  if (proj.orderBy.length > 0) {
+    const keyed = out.map((o) => ({ o, keys: proj.orderBy.map((s) => evaluate(s.expr, { ...o.scope, ...o.projected }, ctx, o.aggregates)) }));
+    keyed.sort((a, b) => {
+      for (let i = 0; i < proj.orderBy.length; i++) {
+        const c = orderCompare(a.keys[i], b.keys[i]);
+        if (c !== 0) return proj.orderBy[i].descending ? -c : c;
+      }
+      return 0;
+    });
+    out = keyed.map((k) => k.o);
+  }
+  const skip = proj.skip ? count(proj.skip, 'SKIP', ctx) : 0;
+  const limit = proj.limit ? count(proj.limit, 'LIMIT', ctx) : Infinity;
+  return out.slice(skip, skip + limit).map((o) => o.projected);
+}
+
+
+function count(e: Expr, what: string, ctx: ExecContext): number {
+  const v = evaluate(e, {}, ctx);
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) return ctx.fail(e.at, `${what} must be a non-negative integer`);
+  return v;
+}
+
+function visitQuery(prepared: PreparedQuery, onExpr: (e: Expr) => void, onPattern: (p: PatternPart) => void): void {
+  const visitExpr = (e: Expr) => {
+    onExpr(e);
+    if (e.t === 'pattern' || e.t === 'patcomp') onPattern(e.pattern);
+    for (const c of children(e)) visitExpr(c);
+  };
+  const visitValue = (v: unknown): void => {
+    if (Array.isArray(v)) return v.forEach(visitValue);
+    if (!v || typeof v !== 'object') return;
+    if ('t' in v && 'at' in v) return visitExpr(v as Expr);
+    if ('nodes' in v && 'rels' in v && 'shortest' in v) {
+      onPattern(v as PatternPart);
+    }
+    for (const x of Object.values(v)) visitValue(x);
+  };
+  for (const part of prepared.query.parts) for (const c of part.clauses) visitValue(c);
+}

@@ -1,0 +1,203 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { Db } from '../db/create-db.ts';
+import { graphEngine, type GraphView } from '../graph/engine/index.ts';
+
+/**
+ * What the Cypher executor reads from the graph: structure (kinds, tags, neighbours by kind and
+ * direction) from the one graph engine (src/graph/engine: an in-memory snapshot, one consistent view
+ * per query), and node / edge details and property predicates from the database in batches (SQL
+ * over `nodes` / `edges`, src/graph/README.md): a scan applies its pushed-down predicates in SQL and
+ * its label through the engine.
+ */
+export interface NodeData {
+  id: number;
+  objectid: string;
+  name: string | null;
+  kinds: string[];
+  properties: Record<string, unknown>;
+  /** Microseconds since the epoch. */
+  lastSeen: number;
+}
+
+export interface EdgeData {
+  id: number;
+  start: number;
+  end: number;
+  kind: string;
+}
+
+/** A property predicate a scan can apply in SQL: it may keep more rows than Cypher would, never fewer. */
+export type Pushdown =
+  | { key: string; op: '=' | '<' | '>' | '<=' | '>='; value: string | number | boolean }
+  | { key: string; op: 'starts' | 'ends' | 'contains'; value: string; caseInsensitive?: boolean }
+  | { key: string; op: 'in'; values: Array<string | number | boolean> }
+  | { key: string; op: 'elem'; value: string | number | boolean }
+  | { key: string; op: 'notnull' }
+  | { op: 'tag'; label: string }
+  | { op: 'kind'; label: string }
+  | { op: 'or'; parts: Pushdown[] };
+
+export interface ScanSpec {
+  /** Every node carries this kind (primary or not); null = any node. */
+  kind: string | null;
+  predicates: Pushdown[];
+}
+
+const BATCH = 500;
+/** A label with at most this many nodes is scanned through the engine alone (no SQL predicate pass). */
+const SMALL_SCAN = 5_000;
+
+export class GraphSource {
+  private viewPromise: Promise<GraphView> | null = null;
+  private readonly kindCounts = new Map<string | null, number>();
+
+  constructor(readonly db: Db) {}
+
+  /** The engine's view this query reads (taken once: one consistent graph for the whole query). */
+  view(): Promise<GraphView> {
+    this.viewPromise ??= graphEngine(this.db).view();
+    return this.viewPromise;
+  }
+
+  /** How many nodes carry a kind (a stored kind or a Tag_* kind; null: all nodes). */
+  async countKind(kind: string | null): Promise<number> {
+    let n = this.kindCounts.get(kind);
+    if (n === undefined) {
+      const view = await this.view();
+      n = kind === null ? view.nodeCount : view.nodesWithKind(kind).length;
+      this.kindCounts.set(kind, n);
+    }
+    return n;
+  }
+
+  /** Node ids (ascending) carrying `kind` and passing the pushed-down predicates (a superset of the matches). */
+  async scan(spec: ScanSpec): Promise<number[]> {
+    const view = await this.view();
+    const byKind = spec.kind === null ? null : view.nodesWithKind(spec.kind);
+    // Few enough candidates: their details are read anyway, and the predicates run on them in memory.
+    if (spec.predicates.length === 0 || (byKind !== null && byKind.length <= SMALL_SCAN)) return byKind ?? Array.from(view.nodeIds());
+    const where = sql.join(spec.predicates.map((p) => this.pushdown(p)), sql` and `);
+    const rows = await sql<{ id: number }>`select id from nodes where ${where} order by id`.execute(this.db.kysely);
+    const ids = rows.rows.map((r) => Number(r.id));
+    return spec.kind === null ? ids.filter((id) => view.has(id)) : ids.filter((id) => view.hasKind(id, spec.kind!));
+  }
+
+  private prop(key: string): RawBuilder<unknown> {
+    if (key === 'objectid') return sql`objectid`;
+    if (this.db.dialect === 'sqlite') {
+      const path = `$."${key.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+      const value = sql`json_extract(properties, ${path})`;
+      return key === 'name' ? sql`coalesce(${value}, name)` : value;
+    }
+    const value = sql`(properties::jsonb -> ${key})`;
+    return value;
+  }
+
+  private propText(key: string): RawBuilder<unknown> {
+    if (key === 'objectid') return sql`objectid`;
+    if (this.db.dialect === 'sqlite') return this.prop(key);
+    const text = sql`(properties::jsonb ->> ${key})`;
+    return key === 'name' ? sql`coalesce(${text}, name)` : text;
+  }
+
+  private pushdown(p: Pushdown): RawBuilder<unknown> {
+    const pg = this.db.dialect === 'postgres';
+    switch (p.op) {
+      case 'or':
+        return sql`(${sql.join(p.parts.map((x) => this.pushdown(x)), sql` or `)})`;
+      case 'tag':
+        return sql`id in (select m.node_id from asset_group_tag_members m join asset_group_tags t on t.id = m.tag_id
+          where replace(t.name, ' ', '_') = ${p.label.slice('Tag_'.length)})`;
+      case 'kind':
+        return sql`kinds like ${`%"${p.label.replace(/[\\%_]/g, (c) => `\\${c}`)}"%`} escape '\\'`;
+      case 'notnull':
+        return pg ? sql`coalesce(${this.prop(p.key)}, 'null'::jsonb) <> 'null'::jsonb` : sql`${this.prop(p.key)} is not null`;
+      case 'elem':
+        // The JSON text of the list holds the element's JSON text (a superset: also inside longer strings).
+        return sql`${pg ? sql`(${this.prop(p.key)})::text` : this.prop(p.key)} like ${`%${escapeLike(JSON.stringify(p.value))}%`} escape '\\'`;
+      case 'starts': case 'ends': case 'contains': {
+        const escaped = escapeLike(p.value);
+        const pattern = p.op === 'starts' ? `${escaped}%` : p.op === 'ends' ? `%${escaped}` : `%${escaped}%`;
+        // SQLite's LIKE ignores ASCII case already; PostgreSQL's ILIKE when the predicate does.
+        return pg && p.caseInsensitive ? sql`${this.propText(p.key)} ilike ${pattern} escape '\\'` : sql`${this.propText(p.key)} like ${pattern} escape '\\'`;
+      }
+      case 'in':
+        if (p.values.length === 0) return sql`1 = 0`;
+        return sql`(${sql.join(p.values.map((value) => this.pushdown({ key: p.key, op: '=', value })), sql` or `)})`;
+      default:
+        return this.comparison(p.key, p.op, p.value);
+    }
+  }
+
+  private comparison(key: string, op: '=' | '<' | '>' | '<=' | '>=', value: string | number | boolean): RawBuilder<unknown> {
+    const sqlOp = sql.raw(op);
+    if (key === 'objectid') return typeof value === 'string' ? sql`objectid ${sqlOp} ${value}` : sql`1 = 0`;
+    if (this.db.dialect === 'sqlite') {
+      const v = typeof value === 'boolean' ? Number(value) : value;
+      const typeCheck = typeof value === 'boolean' ? sql` and json_type(properties, ${`$."${key.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`}) in ('true', 'false')` : sql``;
+      return sql`(${this.prop(key)} ${sqlOp} ${v}${typeCheck})`;
+    }
+    const j = this.prop(key);
+    if (typeof value === 'string') return op === '=' ? sql`${this.propText(key)} = ${value}` : sql`(jsonb_typeof(${j}) = 'string' and (${j} #>> '{}') ${sqlOp} ${value})`;
+    if (typeof value === 'boolean') return op === '=' ? sql`${j} = ${JSON.stringify(value)}::jsonb` : sql`1 = 1`;
+    return sql`(jsonb_typeof(${j}) = 'number' and (${j} #>> '{}')::double precision ${sqlOp} ${value})`;
+  }
+
+  async loadNodes(ids: number[]): Promise<NodeData[]> {
+    const out: NodeData[] = [];
+    for (const batch of batches(ids)) {
+      const rows = await sql<{ id: number; objectid: string; name: string | null; kinds: string; properties: string; last_seen: number }>`
+        select id, objectid, name, kinds, properties, last_seen from nodes where id in (${sql.join(batch)})`.execute(this.db.kysely);
+      for (const r of rows.rows) {
+        out.push({
+          id: Number(r.id), objectid: r.objectid, name: r.name, kinds: JSON.parse(r.kinds) as string[],
+          properties: JSON.parse(r.properties) as Record<string, unknown>, lastSeen: Number(r.last_seen),
+        });
+      }
+    }
+    return out;
+  }
+
+  /** Edges leaving (`out`) or entering (`in`) the given nodes, of the given kinds (null = any). */
+  async expand(ids: number[], direction: 'out' | 'in', kinds: readonly string[] | null): Promise<EdgeData[]> {
+    if (kinds !== null && kinds.length === 0) return [];
+    const view = await this.view();
+    const out: EdgeData[] = [];
+    const dir = direction === 'out' ? 'outbound' : 'inbound';
+    for (const id of ids) for (const e of view.edgesOf(id, dir, kinds ?? undefined)) out.push(e);
+    return out;
+  }
+
+  async edgeProperties(ids: number[]): Promise<Map<number, { properties: Record<string, unknown>; lastSeen: number }>> {
+    const out = new Map<number, { properties: Record<string, unknown>; lastSeen: number }>();
+    for (const batch of batches(ids)) {
+      const rows = await sql<{ id: number; properties: string; last_seen: number }>`
+        select id, properties, last_seen from edges where id in (${sql.join(batch)})`.execute(this.db.kysely);
+      for (const r of rows.rows) out.set(Number(r.id), { properties: JSON.parse(r.properties), lastSeen: Number(r.last_seen) });
+    }
+    return out;
+  }
+
+  /** The `Tag_*` kinds each node carries (membership of asset group tags). */
+  async tagsOf(ids: number[]): Promise<Map<number, string[]>> {
+    const view = await this.view();
+    const out = new Map<number, string[]>();
+    for (const id of ids) {
+      const tags = view.kinds(id).filter((k) => k.startsWith('Tag_'));
+      if (tags.length > 0) out.set(id, tags);
+    }
+    return out;
+  }
+
+
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+
+function* batches(ids: readonly number[]): Generator<number[]> {
+  for (let i = 0; i < ids.length; i += BATCH) yield ids.slice(i, i + BATCH) as number[];
+}
+

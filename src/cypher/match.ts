@@ -1,0 +1,312 @@
+import type { Expr, NodePattern, PatternPart, RelPattern } from './ast.ts';
+import type { ExecContext } from './context.ts';
+import { evaluate, labelsMatch, truth } from './eval.ts';
+import type { EdgeData } from './graph-source.ts';
+import { expandTypes } from './macros.ts';
+import { estimateNodes, labelNames, literalOf, type ConstantOf } from './plan.ts';
+import { shortestPaths } from './shortest.ts';
+import { equals, NodeRef, PathValue, RelRef, type Row, type Value } from './values.ts';
+import { freeVariables, readsDetails } from './walk.ts';
+
+/** A partial match of one pattern part: the row plus where each node / relationship of the part landed. */
+export interface Partial {
+  row: Row;
+  nodes: Array<number | undefined>;
+  /** Per relationship pattern: the relationships walked (one for a single hop) and the nodes between them, in pattern order. */
+  segs: Array<{ rels: RelRef[]; mids: number[] } | undefined>;
+  /** Relationship ids used so far in this MATCH (relationship uniqueness). */
+  used: Set<number>;
+}
+
+/**
+ * Matches a MATCH clause's pattern parts against rows, applying each WHERE conjunct as soon as its
+ * variables are bound. Returns the extended rows (the caller evaluates what remains of WHERE).
+ */
+export async function matchParts(parts: PatternPart[], rows: Row[], where: Expr[], ctx: ExecContext): Promise<{ rows: Row[]; pending: Expr[] }> {
+  let partials: Array<{ row: Row; used: Set<number> }> = rows.map((row) => ({ row, used: new Set() }));
+  let pending = [...where];
+  for (const part of parts) {
+    const next: Array<{ row: Row; used: Set<number> }> = [];
+    const matched = await matchPart(part, partials, pending, ctx);
+    for (const p of matched.partials) next.push({ row: p.row, used: p.used });
+    pending = matched.pending;
+    partials = next;
+    ctx.checkRows(partials.length);
+    if (partials.length === 0) break;
+  }
+  return { rows: partials.map((p) => p.row), pending };
+}
+
+async function matchPart(part: PatternPart, inputs: Array<{ row: Row; used: Set<number> }>, where: Expr[], ctx: ExecContext) {
+  const bound = new Set(Object.keys(inputs[0]?.row ?? {}));
+  const counts = await labelCounts(part, ctx);
+  const estimates = estimateNodes(part, bound, where, (l) => counts.get(l) ?? Infinity, constantsFor(inputs, ctx));
+  let anchor = estimates.reduce((best, e) => (e.score < best.score ? e : best), estimates[0]);
+  if (part.shortest) anchor = estimates[0].score <= estimates[part.nodes.length - 1].score ? estimates[0] : estimates[part.nodes.length - 1];
+  let partials = await anchorPartials(part, anchor.index, anchor.pushdowns, anchor.label, inputs, ctx);
+  let pending = where;
+  const applyReady = async () => {
+    ({ partials, pending } = await filterReady(partials, pending, ctx));
+  };
+  await applyReady();
+  if (part.shortest) {
+    partials = await shortestPaths(part, anchor.index, partials, ctx);
+  } else {
+    for (let i = anchor.index; i < part.rels.length && partials.length > 0; i++) {
+      partials = await step(part, i, 'right', partials, ctx);
+      await applyReady();
+    }
+    for (let i = anchor.index - 1; i >= 0 && partials.length > 0; i--) {
+      partials = await step(part, i, 'left', partials, ctx);
+      await applyReady();
+    }
+  }
+  if (part.pathVariable) {
+    for (const p of partials) p.row[part.pathVariable] = pathOf(p);
+  }
+  return { partials, pending };
+}
+
+/** Evaluates closed expressions (and, over a single input row, expressions of that row) for pushdowns. */
+function constantsFor(inputs: Array<{ row: Row }>, ctx: ExecContext): ConstantOf {
+  return (e: Expr) => {
+    const literal = literalOf(e);
+    if (literal !== undefined) return literal;
+    if (freeVariables(e).size > 0 && inputs.length !== 1) return undefined;
+    try {
+      const v = evaluate(e, inputs[0]?.row ?? {}, ctx);
+      if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return v;
+      if (Array.isArray(v) && v.every((x) => typeof x === 'string' || typeof x === 'number' || typeof x === 'boolean')) return v as Array<string | number | boolean>;
+    } catch {
+      // not a constant here (a type error or a pattern): no pushdown
+    }
+    return undefined;
+  };
+}
+
+async function labelCounts(part: PatternPart, ctx: ExecContext): Promise<Map<string | null, number>> {
+  const out = new Map<string | null, number>();
+  out.set(null, await ctx.source.countKind(null));
+  for (const n of part.nodes) {
+    for (const l of labelNames(n.labels)) {
+      if (out.has(l)) continue;
+      out.set(l, await ctx.source.countKind(l));
+    }
+  }
+  return out;
+}
+
+/** Binds the anchor node of a part for every input row (bound variable, or one shared scan). */
+async function anchorPartials(
+  part: PatternPart, index: number, pushdowns: Parameters<ExecContext['source']['scan']>[0]['predicates'], label: string | null,
+  inputs: Array<{ row: Row; used: Set<number> }>, ctx: ExecContext,
+): Promise<Partial[]> {
+  const pattern = part.nodes[index];
+  const fresh = (input: { row: Row; used: Set<number> }, id: number): Partial => {
+    const nodes: Array<number | undefined> = new Array(part.nodes.length).fill(undefined);
+    nodes[index] = id;
+    return { row: pattern.variable ? { ...input.row, [pattern.variable]: new NodeRef(id) } : { ...input.row }, nodes, segs: new Array(part.rels.length).fill(undefined), used: new Set(input.used) };
+  };
+  const out: Partial[] = [];
+  if (pattern.variable && inputs.length > 0 && pattern.variable in inputs[0].row) {
+    for (const input of inputs) {
+      const v = input.row[pattern.variable];
+      if (v instanceof NodeRef) out.push(fresh(input, v.id));
+      else if (v !== null) ctx.fail(pattern.at, `type mismatch: variable '${pattern.variable}' is not a node`);
+    }
+    if (pattern.props) {
+      await ctx.ensureNodes(out.map((p) => p.nodes[index]!));
+      await ctx.ensureRows(out.map((p) => p.row));
+    }
+    return out.filter((p) => nodeMatches(pattern, p.nodes[index]!, p.row, ctx));
+  }
+  const candidates = await ctx.source.scan({ kind: label, predicates: pushdowns });
+  ctx.charge(candidates.length);
+  if (pattern.props) {
+    await ctx.ensureNodes(candidates);
+    await ctx.ensureRows(inputs.map((i) => i.row));
+  }
+  const accepted = candidates.filter((id) => nodeMatchesStatic(pattern, id, ctx));
+  for (const input of inputs) {
+    for (const id of accepted) {
+      if (!nodeMatchesProps(pattern, id, input.row, ctx)) continue;
+      out.push(fresh(input, id));
+    }
+    ctx.checkRows(out.length);
+  }
+  return out;
+}
+
+/** Label test of a node pattern (no row needed). */
+export function nodeMatchesStatic(pattern: NodePattern, id: number, ctx: ExecContext): boolean {
+  if (!ctx.view.has(id)) return false;
+  return pattern.labels === null || labelsMatch(pattern.labels, (l) => ctx.hasLabel(id, l));
+}
+
+/** Property-map test of a node pattern, evaluated in the row. */
+function nodeMatchesProps(pattern: NodePattern, id: number, row: Row, ctx: ExecContext): boolean {
+  if (pattern.props === null) return true;
+  return propsMatch(evaluate(pattern.props, row, ctx), ctx.node(id).properties as Record<string, Value>, pattern.props, ctx);
+}
+
+export function nodeMatches(pattern: NodePattern, id: number, row: Row, ctx: ExecContext): boolean {
+  return nodeMatchesStatic(pattern, id, ctx) && nodeMatchesProps(pattern, id, row, ctx);
+}
+
+function propsMatch(wanted: Value, actual: Record<string, Value>, e: Expr, ctx: ExecContext): boolean {
+  if (wanted === null || typeof wanted !== 'object' || Array.isArray(wanted) || wanted.constructor !== Object) {
+    return ctx.fail(e.at, 'type mismatch: a pattern property map must be a map');
+  }
+  for (const [k, v] of Object.entries(wanted as Record<string, Value>)) {
+    if (equals(actual[k] ?? null, v) !== true) return false;
+  }
+  return true;
+}
+
+/** Evaluates the WHERE conjuncts whose variables are all bound (and need no pattern evaluation). */
+async function filterReady(partials: Partial[], pending: Expr[], ctx: ExecContext): Promise<{ partials: Partial[]; pending: Expr[] }> {
+  if (partials.length === 0 || pending.length === 0) return { partials, pending };
+  const bound = new Set(Object.keys(partials[0].row));
+  const ready: Expr[] = [];
+  const rest: Expr[] = [];
+  for (const c of pending) {
+    const vars = freeVariables(c);
+    const hasPattern = JSON.stringify(c).includes('"t":"pattern') || JSON.stringify(c).includes('"t":"patcomp');
+    if (!hasPattern && [...vars].every((v) => bound.has(v))) ready.push(c);
+    else rest.push(c);
+  }
+  if (ready.length === 0) return { partials, pending };
+  if (readsDetails(ready)) await ctx.ensureRows(partials.map((p) => p.row));
+  if (ctx.wantEdgeProps) await ctx.ensureEdgeProps(partials.flatMap((p) => p.segs.flatMap((s) => s?.rels.map((r) => r.id) ?? [])));
+  const kept = partials.filter((p) => ready.every((c) => truth(evaluate(c, p.row, ctx), c, ctx) === true));
+  return { partials: kept, pending: rest };
+}
+
+/** Edges of `ids` in a pattern direction ('out' = from these nodes along the arrow). */
+async function neighbours(ids: number[], direction: 'out' | 'in' | 'both', kinds: string[] | null, ctx: ExecContext): Promise<Map<number, Array<{ edge: EdgeData; other: number }>>> {
+  const byNode = new Map<number, Array<{ edge: EdgeData; other: number }>>();
+  const add = (id: number, edge: EdgeData, other: number) => {
+    let list = byNode.get(id);
+    if (!list) byNode.set(id, (list = []));
+    list.push({ edge, other });
+  };
+  if (direction !== 'in') for (const e of await ctx.source.expand(ids, 'out', kinds)) add(e.start, e, e.end);
+  if (direction !== 'out') for (const e of await ctx.source.expand(ids, 'in', kinds)) if (!(direction === 'both' && e.start === e.end)) add(e.end, e, e.start);
+  let total = 0;
+  for (const l of byNode.values()) total += l.length;
+  ctx.charge(total);
+  return byNode;
+}
+
+function relKinds(r: RelPattern): string[] | null {
+  return r.types.length === 0 ? null : expandTypes(r.types);
+}
+
+/** Direction of walking relationship pattern `r` rightwards (pattern order) or leftwards. */
+function walkDirection(r: RelPattern, side: 'right' | 'left'): 'out' | 'in' | 'both' {
+  if (r.direction === 'both') return 'both';
+  if (side === 'right') return r.direction;
+  return r.direction === 'out' ? 'in' : 'out';
+}
+
+/** Extends partials across relationship pattern `i` (from node i to i+1 when going right, i+1 to i when left). */
+async function step(part: PatternPart, i: number, side: 'right' | 'left', partials: Partial[], ctx: ExecContext): Promise<Partial[]> {
+  const r = part.rels[i];
+  const from = side === 'right' ? i : i + 1;
+  const to = side === 'right' ? i + 1 : i;
+  const target = part.nodes[to];
+  const dir = walkDirection(r, side);
+  const kinds = relKinds(r);
+  const min = r.range ? r.range.min ?? 1 : 1;
+  const max = r.range ? r.range.max ?? Infinity : 1;
+  // A walk is a linked list back to its start (no array copies per hop); arrays are built for matches only.
+  type Walk = { partial: Partial; at: number; rel: RelRef | null; prev: Walk | null };
+  const usedOn = (w: Walk, id: number) => {
+    for (let x: Walk | null = w; x !== null && x.rel !== null; x = x.prev) if (x.rel.id === id) return true;
+    return w.partial.used.has(id);
+  };
+  const boundEnd = (p: Partial) => p.nodes[to] ?? (target.variable && target.variable in p.row ? (p.row[target.variable] as NodeRef | null)?.id : undefined);
+  const out: Partial[] = [];
+  const emit = async (walks: Walk[]) => {
+    if (target.props) await ctx.ensureRows(walks.map((w) => w.partial.row));
+    if (target.props) await ctx.ensureNodes(new Set(walks.map((w) => w.at)));
+    for (const w of walks) {
+      const p = w.partial;
+      const already = boundEnd(p);
+      if (already !== undefined && already !== w.at) continue;
+      if (!nodeMatches(target, w.at, p.row, ctx)) continue;
+      const walked: RelRef[] = [];
+      const passed: number[] = [];
+      for (let x: Walk | null = w; x !== null && x.rel !== null; x = x.prev) {
+        walked.push(x.rel);
+        if (x.prev && x.prev.rel !== null) passed.push(x.prev.at);
+      }
+      walked.reverse();
+      passed.reverse();
+      const rels = side === 'right' ? walked : walked.reverse();
+      const mids = side === 'right' ? passed : passed.reverse();
+      const nodes = p.nodes.slice();
+      nodes[to] = w.at;
+      const segs = p.segs.slice();
+      segs[i] = { rels, mids };
+      const row = { ...p.row };
+      if (target.variable) row[target.variable] = new NodeRef(w.at);
+      if (r.variable) row[r.variable] = r.range ? rels : rels[0];
+      const used = new Set(p.used);
+      for (const x of rels) used.add(x.id);
+      out.push({ row, nodes, segs, used });
+      ctx.checkRows(out.length);
+    }
+  };
+  let frontier: Walk[] = partials.map((p) => ({ partial: p, at: p.nodes[from]!, rel: null, prev: null }));
+  if (min === 0) await emit(frontier);
+  for (let depth = 1; depth <= max && frontier.length > 0; depth++) {
+    const adjacency = await neighbours([...new Set(frontier.map((w) => w.at))], dir, kinds, ctx);
+    const next: Walk[] = [];
+    for (const w of frontier) {
+      for (const { edge, other } of adjacency.get(w.at) ?? []) {
+        if (usedOn(w, edge.id)) continue;
+        ctx.charge(depth);
+        next.push({ partial: w.partial, at: other, rel: new RelRef(edge.id, edge.start, edge.end, edge.kind), prev: w });
+      }
+      ctx.checkRows(next.length);
+    }
+    if (depth >= min) await emit(next);
+    frontier = depth < max ? next : [];
+    await ctx.breathe();
+  }
+  if (r.props) {
+    await ctx.ensureRows(out.map((p) => p.row));
+    await ctx.ensureEdgeProps(out.flatMap((p) => p.segs[i]!.rels.map((x) => x.id)));
+    return out.filter((p) => p.segs[i]!.rels.every((x) => relPropsMatch(r, x, p.row, ctx)));
+  }
+  return out;
+}
+
+function relPropsMatch(r: RelPattern, rel: RelRef, row: Row, ctx: ExecContext): boolean {
+  const actual = (ctx.edgeProps.get(rel.id)?.properties ?? {}) as Record<string, Value>;
+  return propsMatch(evaluate(r.props!, row, ctx), actual, r.props!, ctx);
+}
+
+export function pathOf(p: Partial): PathValue {
+  const nodes: NodeRef[] = [new NodeRef(p.nodes[0]!)];
+  const rels: RelRef[] = [];
+  p.segs.forEach((s, i) => {
+    if (!s) return;
+    s.mids.forEach((m, j) => {
+      rels.push(s.rels[j]);
+      nodes.push(new NodeRef(m));
+    });
+    rels.push(s.rels[s.rels.length - 1]);
+    nodes.push(new NodeRef(p.nodes[i + 1]!));
+  });
+  // A zero-length segment (`*0..` matching no relationship) repeats its node: keep one.
+  const cleaned: NodeRef[] = [nodes[0]];
+  const cleanedRels: RelRef[] = [];
+  for (let i = 0; i < rels.length; i++) {
+    if (rels[i] === undefined) continue;
+    cleanedRels.push(rels[i]);
+    cleaned.push(nodes[i + 1]);
+  }
+  return new PathValue(cleaned, cleanedRels);
+}

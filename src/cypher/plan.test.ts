@@ -1,0 +1,43 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { Clause } from './ast.ts';
+import { parseCypher } from './parser.ts';
+import { conjuncts, estimateNodes, pushdownOf, requiredLabel } from './plan.ts';
+
+const where = (q: string) => (parseCypher(`MATCH (n) WHERE ${q} RETURN n`).parts[0].clauses[0] as Extract<Clause, { c: 'match' }>).where!;
+const push = (q: string) => pushdownOf(where(q), 'n');
+
+test('pushdowns: comparisons, string predicates, lists, null tests, bare booleans', () => {
+  assert.deepEqual(push('n.enabled = true'), { key: 'enabled', op: '=', value: true });
+  assert.deepEqual(push('15 > n.minpwdlength'), { key: 'minpwdlength', op: '<', value: 15 });
+  assert.deepEqual(push("n.objectid ENDS WITH '-512'"), { key: 'objectid', op: 'ends', value: '-512' });
+  assert.deepEqual(push("toUpper(n.email) STARTS WITH 'X'"), { key: 'email', op: 'starts', value: 'X', caseInsensitive: true });
+  assert.deepEqual(push("COALESCE(n.system_tags, '') CONTAINS 'admin_tier_0'"), { key: 'system_tags', op: 'contains', value: 'admin_tier_0' });
+  assert.deepEqual(push('n.x IN [1, 2]'), { key: 'x', op: 'in', values: [1, 2] });
+  assert.deepEqual(push("'DES-CBC-MD5' IN n.supportedencryptiontypes"), { key: 'supportedencryptiontypes', op: 'elem', value: 'DES-CBC-MD5' });
+  assert.deepEqual(push('n.userpassword IS NOT NULL'), { key: 'userpassword', op: 'notnull' });
+  assert.deepEqual(push('n.isacl'), { key: 'isacl', op: '=', value: true });
+});
+
+test('pushdowns: labels and tags, OR of pushdowns; nothing for NOT, <>, other variables or non-constants', () => {
+  assert.deepEqual(push("(n:Tag_Tier_Zero) OR COALESCE(n.system_tags, '') CONTAINS 'admin_tier_0'"), {
+    op: 'or', parts: [{ op: 'tag', label: 'Tag_Tier_Zero' }, { key: 'system_tags', op: 'contains', value: 'admin_tier_0' }],
+  });
+  assert.deepEqual(push('n:User OR n:Computer'), { op: 'or', parts: [{ op: 'kind', label: 'User' }, { op: 'kind', label: 'Computer' }] });
+  for (const q of ['NOT n.enabled', 'n.a <> 1', 'n.a = m.b', 'n.a = n.b', 'n.a = 1 OR n.b <> 2', "n.name =~ 'A.*'"]) assert.equal(push(q), null, q);
+  // With an evaluator, closed expressions count as constants (datetime arithmetic, WITH constants).
+  assert.deepEqual(pushdownOf(where('n.pwdlastset < 100 - 10'), 'n', () => 90), { key: 'pwdlastset', op: '<', value: 90 });
+});
+
+test('anchors: bound variables first, then objectid, tags and the smallest label with predicates', () => {
+  const part = (q: string) => (parseCypher(q).parts[0].clauses[0] as Extract<Clause, { c: 'match' }>);
+  const m = part("MATCH p=(:Base)-[:MemberOf*1..]->(g:Group) WHERE g.objectid ENDS WITH '-525' RETURN p");
+  const counts = (l: string | null) => ({ Base: 1000, Group: 100 } as Record<string, number>)[l ?? ''] ?? 5000;
+  const est = estimateNodes(m.patterns[0], new Set(), conjuncts(m.where), counts);
+  assert.ok(est[1].score < est[0].score, JSON.stringify(est));
+  const bound = estimateNodes(m.patterns[0], new Set(['g']), [], counts);
+  assert.equal(bound[1].score, 0);
+  const byId = part("MATCH (n:Base {objectid: 'S-1-5-21-1-512'})-[:MemberOf]->(g:Group) RETURN n");
+  assert.ok(estimateNodes(byId.patterns[0], new Set(), [], counts)[0].score <= 2);
+  assert.equal(requiredLabel(part('MATCH (n:Tag_Tier_Zero:User) RETURN n').patterns[0].nodes[0].labels), 'User');
+});

@@ -1,0 +1,54 @@
+import type { Expr, Query } from './ast.ts';
+import { checkQuery, type CheckOptions } from './check.ts';
+import { CypherError } from './errors.ts';
+import { parseCypher } from './parser.ts';
+import { children } from './walk.ts';
+
+export interface PreparedQuery {
+  text: string;
+  query: Query;
+  hasMutation: boolean;
+  columns: string[];
+}
+
+/** Deepest expression nesting accepted: everything after parsing walks trees recursively. */
+export const MAX_DEPTH = 400;
+
+/** Parses and checks a query; throws CypherError (a 400 on the route) naming what is wrong and where. */
+export function prepareCypher(text: string, options: CheckOptions = { mutations: false }): PreparedQuery {
+  const query = parseCypher(text);
+  if (depth(query) > MAX_DEPTH) throw new CypherError(`query is nested too deeply (more than ${MAX_DEPTH} levels)`);
+  const { hasMutation, columns } = checkQuery(text, query, options);
+  return { text, query, hasMutation, columns };
+}
+
+/** The deepest expression nesting of a query, found without recursion. */
+function depth(query: Query): number {
+  const stack: Array<[Expr, number]> = [];
+  for (const part of query.parts) {
+    for (const clause of part.clauses) {
+      for (const value of Object.values(clause)) collect(value, stack);
+    }
+  }
+  let max = 0;
+  while (stack.length > 0) {
+    const [e, d] = stack.pop()!;
+    if (d > max) max = d;
+    if (max > MAX_DEPTH) return max;
+    for (const c of children(e)) stack.push([c, d + 1]);
+  }
+  return max;
+}
+
+/** Pushes every expression found (one level down) in a clause's fields. */
+function collect(value: unknown, stack: Array<[Expr, number]>): void {
+  if (Array.isArray(value)) {
+    for (const v of value) collect(v, stack);
+  } else if (value && typeof value === 'object') {
+    if ('t' in value && typeof (value as Expr).t === 'string' && 'at' in value) {
+      stack.push([value as Expr, 1]);
+    } else {
+      for (const v of Object.values(value)) collect(v, stack);
+    }
+  }
+}

@@ -1,0 +1,55 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { upsertNodes } from '../graph/store.repository.ts';
+import { refreshTagMemberships } from '../modules/asset-group-tags/membership.service.ts';
+import { buildTagGraph, ENV } from '../modules/asset-group-tags/test-graph.ts';
+import { createTestApp, errorOf, type TestApp } from '../test/harness.ts';
+
+let t: TestApp;
+let admin: string;
+let tag: number;
+
+const req = (method: 'GET' | 'POST' | 'PATCH', url: string, body?: unknown) =>
+  t.request({ method, url: `/api/v2/asset-group-tags${url}`, token: admin, body });
+const members = async (selector: number) => {
+  const res = await req('GET', `/${tag}/selectors/${selector}/members?limit=0`);
+  assert.equal(res.statusCode, 200, res.body);
+  return Object.fromEntries(res.json().data.members.map((m: { object_id: string; source: number }) => [m.object_id, m.source]));
+};
+
+before(async () => {
+  t = await createTestApp();
+  admin = (await t.login('Administrator')).token;
+  await buildTagGraph(t.db);
+  tag = (await req('POST', '', { name: 'Cypher Lab', type: 2 })).json().data.id;
+});
+after(() => t.close());
+
+test('a Cypher seed selects what its query returns, expanded like object-id seeds (identical membership)', async () => {
+  const byId = await req('POST', `/${tag}/selectors`, { name: 'by id', seeds: [{ type: 1, value: 'G1' }] });
+  const byCypher = await req('POST', `/${tag}/selectors`, { name: 'by cypher', seeds: [{ type: 2, value: "MATCH (g:Group) WHERE g.name STARTS WITH 'ADMINS@' RETURN g" }] });
+  assert.deepEqual([byId.statusCode, byCypher.statusCode], [201, 201], byCypher.body);
+  assert.deepEqual(byCypher.json().data.seeds.map((s: { type: number }) => s.type), [2]);
+  const expected = await members(byId.json().data.id);
+  assert.deepEqual(await members(byCypher.json().data.id), expected);
+  assert.deepEqual(Object.keys(expected).sort(), ['G1', 'G2', 'U1', 'U2']);
+  // Paths count too: every node on them is a seed.
+  const paths = await req('POST', `/${tag}/selectors`, { name: 'paths', expansion: 0, seeds: [{ type: 2, value: 'MATCH p=(:User)-[:MemberOf]->(:Group {objectid: "G2"}) RETURN p' }] });
+  assert.deepEqual(await members(paths.json().data.id), { U2: 1, G2: 1 });
+});
+
+test('membership follows the graph: re-derived after an ingest', async () => {
+  const s = await req('POST', `/${tag}/selectors`, { name: 'enabled users', expansion: 0, seeds: [{ type: 2, value: 'MATCH (u:User) WHERE u.enabled = true RETURN u' }] });
+  assert.deepEqual(await members(s.json().data.id), { U1: 1 });
+  await upsertNodes(t.db.kysely, [{ objectid: 'U9', kinds: ['User', 'Base'], name: 'NEW@CORP.LOCAL', environmentId: ENV, properties: { enabled: true }, sourceKind: 'Base' }]);
+  await refreshTagMemberships(t.db);
+  assert.deepEqual(await members(s.json().data.id), { U1: 1, U9: 1 });
+});
+
+test('bad seeds: BloodHound\'s messages (type, mixed types, invalid or updating Cypher)', async () => {
+  const post = (seeds: unknown) => req('POST', `/${tag}/selectors`, { name: `bad ${Math.random()}`, seeds });
+  assert.deepEqual(errorOf(await post([{ type: 3, value: 'x' }])), { status: 400, messages: ['invalid seed type 3'] });
+  assert.deepEqual(errorOf(await post([{ type: 1, value: 'G1' }, { type: 2, value: 'MATCH (n) RETURN n' }])), { status: 400, messages: ['all seeds must be of the same type'] });
+  assert.deepEqual(errorOf(await post([{ type: 2, value: 'MATCH (n) RETURN' }])).messages[0].startsWith('cypher is invalid: line 1:16 unexpected end of query'), true);
+  assert.deepEqual(errorOf(await post([{ type: 2, value: 'MATCH (n) DETACH DELETE n' }])), { status: 400, messages: ['cypher is invalid: line 1:10 updating clauses are not supported'] });
+});

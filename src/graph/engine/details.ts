@@ -1,0 +1,85 @@
+/** Names and properties of nodes and edges, read from the database in batches (index lookups by id). */
+import type { Db } from '../../db/create-db.ts';
+import type { GraphView } from './view.ts';
+
+export interface NodeRecord {
+  id: number;
+  objectid: string;
+  /** nodes.name (null for an unnamed placeholder). */
+  name: string | null;
+  /** Stored primary kind. */
+  primaryKind: string;
+  /** Every kind, primary first, Tag_* kinds last. */
+  kinds: string[];
+  environmentId: string | null;
+  /** Only when asked for. */
+  properties?: Record<string, unknown>;
+  /** Tag_Tier_Zero member, or `system_tags` holds admin_tier_0 (when properties were read). */
+  isTierZero: boolean;
+  isOwned: boolean;
+  /** nodes.last_seen (µs): the last ingest that wrote it. */
+  lastSeen: number;
+}
+
+export interface EdgeRecord {
+  id: number;
+  start: number;
+  end: number;
+  kind: string;
+  properties: Record<string, unknown>;
+  lastSeen: number;
+}
+
+const CHUNK = 500;
+
+function parse(text: string | null | undefined): Record<string, unknown> {
+  if (!text) return {};
+  try {
+    const v: unknown = JSON.parse(text);
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+function systemTag(props: Record<string, unknown> | undefined, tag: string): boolean {
+  const v = props?.system_tags;
+  return typeof v === 'string' && v.split(' ').includes(tag);
+}
+
+export async function nodeRecords(db: Db, view: GraphView, ids: readonly number[], withProperties: boolean): Promise<NodeRecord[]> {
+  const byId = new Map<number, NodeRecord>();
+  const unique = [...new Set(ids)];
+  for (let i = 0; i < unique.length; i += CHUNK) {
+    const part = unique.slice(i, i + CHUNK);
+    const qb = db.kysely.selectFrom('nodes').select(['id', 'objectid', 'name', 'kind', 'environment_id', 'last_seen']).where('id', 'in', part);
+    const rows = withProperties ? await qb.select('properties').execute() : await qb.execute();
+    for (const r of rows as Array<{ id: number; objectid: string; name: string | null; kind: string; environment_id: string | null; last_seen: number; properties?: string }>) {
+      const id = Number(r.id);
+      const properties = withProperties ? parse(r.properties) : undefined;
+      const kinds = view.kinds(id);
+      byId.set(id, {
+        id, objectid: r.objectid, name: r.name, primaryKind: r.kind, kinds: kinds.length ? kinds : [r.kind], environmentId: r.environment_id,
+        ...(properties ? { properties } : {}),
+        isTierZero: view.isTierZero(id) || systemTag(properties, 'admin_tier_0'),
+        isOwned: view.isOwned(id) || systemTag(properties, 'owned'),
+        lastSeen: Number(r.last_seen),
+      });
+    }
+  }
+  return ids.map((id) => byId.get(id)).filter((r): r is NodeRecord => r !== undefined);
+}
+
+export async function edgeRecords(db: Db, view: GraphView, ids: readonly number[]): Promise<EdgeRecord[]> {
+  const byId = new Map<number, EdgeRecord>();
+  const unique = [...new Set(ids)];
+  for (let i = 0; i < unique.length; i += CHUNK) {
+    const part = unique.slice(i, i + CHUNK);
+    const rows = await db.kysely.selectFrom('edges').select(['id', 'start_id', 'end_id', 'kind', 'properties', 'last_seen']).where('id', 'in', part).execute();
+    for (const r of rows) {
+      byId.set(Number(r.id), { id: Number(r.id), start: Number(r.start_id), end: Number(r.end_id), kind: r.kind, properties: parse(r.properties), lastSeen: Number(r.last_seen) });
+    }
+  }
+  void view;
+  return ids.map((id) => byId.get(id)).filter((r): r is EdgeRecord => r !== undefined);
+}

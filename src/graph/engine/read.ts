@@ -1,0 +1,95 @@
+/**
+ * Consistent reads of the graph tables for the engine, written once as a *plan* (a generator that
+ * yields SQL and receives rows) and run synchronously inside one read transaction on SQLite (no
+ * other statement of this connection can interleave) or inside one REPEATABLE READ transaction on
+ * PostgreSQL. Both go beneath Kysely (Db.bulk): rows come back as arrays, millions of them for a
+ * full load.
+ */
+import type { Db } from '../../db/create-db.ts';
+
+export interface Query {
+  /** SQL with `?` placeholders. */
+  sql: string;
+  params: unknown[];
+  /** Rows handed to this callback one at a time instead of returned (large reads). */
+  each?: (row: unknown[]) => void;
+  /** PostgreSQL pages `each` reads by their first column (ascending id), this many rows a statement. */
+  pageById?: boolean;
+}
+
+export type Plan<T> = Generator<Query, T, unknown[][]>;
+
+const PG_PAGE = 100_000;
+
+export async function runPlan<T>(db: Db, plan: (dialect: 'sqlite' | 'postgres') => Plan<T>): Promise<T> {
+  const bulk = db.bulk;
+  if (bulk.dialect === 'sqlite') {
+    const raw = bulk.database;
+    const own = !raw.inTransaction;
+    if (own) raw.prepare('begin').run();
+    try {
+      const it = plan('sqlite');
+      let step = it.next();
+      while (!step.done) {
+        const q = step.value;
+        const stmt = raw.prepare(q.sql).raw(true);
+        if (q.each) {
+          for (const row of stmt.iterate(...q.params) as IterableIterator<unknown[]>) q.each(row);
+          step = it.next([]);
+        } else step = it.next(stmt.all(...q.params) as unknown[][]);
+      }
+      return step.value;
+    } finally {
+      if (own) raw.prepare('commit').run();
+    }
+  }
+  const client = await bulk.pool.connect();
+  try {
+    await client.query('begin isolation level repeatable read read only');
+    const it = plan('postgres');
+    let step = it.next();
+    while (!step.done) {
+      const q = step.value;
+      const text = numbered(q.sql);
+      if (q.each && q.pageById) {
+        // `sql` ends with "where id > ? order by id"; pages follow on from the last id read.
+        let after = q.params[q.params.length - 1] as number;
+        for (;;) {
+          const { rows } = await client.query<unknown[]>({ text: `${text} limit ${PG_PAGE}`, values: [...q.params.slice(0, -1), after], rowMode: 'array' });
+          for (const row of rows) q.each(row);
+          if (rows.length < PG_PAGE) break;
+          after = rows[rows.length - 1][0] as number;
+        }
+        step = it.next([]);
+      } else {
+        const { rows } = await client.query<unknown[]>({ text, values: q.params, rowMode: 'array' });
+        if (q.each) for (const row of rows) q.each(row);
+        step = it.next(q.each ? [] : rows);
+      }
+    }
+    await client.query('commit');
+    return step.value;
+  } catch (err) {
+    await client.query('rollback').catch(() => {});
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+
+/** `?` → `$1`, `$2`, ... (the plans' SQL has no `?` inside literals). */
+function numbered(sql: string): string {
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${++n}`);
+}
+
+/** `(?, ?, ...)` for n values. */
+export function placeholders(n: number): string {
+  return `(${new Array(n).fill('?').join(', ')})`;
+}
+
+export function chunked<T>(items: readonly T[], size = 500): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}

@@ -1,0 +1,340 @@
+/**
+ * GraphView: the engine's interface (README "Graph engine"). Node and edge ids are the database
+ * ids the APIs show. Structure questions (kinds, neighbours, traversals, paths) are answered from
+ * the snapshot synchronously; names and properties come from the database in batches.
+ */
+import type { Db } from '../../db/create-db.ts';
+import type { KindMask } from './kinds.ts';
+import { shortestPaths } from './paths.ts';
+import type { GraphSnapshot } from './snapshot.ts';
+import { OWNED_KIND, TIER_ZERO_KIND, type TagLayer } from './tags.ts';
+import { stepsTowards, walk, type Direction, type Walk } from './traverse.ts';
+import { edgeRecords, nodeRecords, type EdgeRecord, type NodeRecord } from './details.ts';
+
+export type { Direction } from './traverse.ts';
+export type { EdgeRecord, NodeRecord } from './details.ts';
+
+export interface Edge {
+  id: number;
+  start: number;
+  end: number;
+  kind: string;
+}
+
+/** Kind filter of a step: a list of edge kinds (undefined = every kind). */
+export type Kinds = readonly string[] | undefined;
+
+export interface Hop {
+  direction: Direction | 'both';
+  kinds?: Kinds;
+  /** Path length bounds (edges), default 1..1. */
+  minDepth?: number;
+  maxDepth?: number;
+}
+
+export interface Path {
+  start: number;
+  end: number;
+  edges: Edge[];
+}
+
+/** What a related-list walk (walk()) may ask about nodes and edges, in ids. */
+export interface WalkPlan {
+  roots: readonly number[];
+  direction: Direction;
+  kinds: Kinds;
+  maxDepth?: number;
+  /** May the walk go on out of this node (roots have depth 0)? */
+  expand?: (id: number, depth: number) => boolean;
+  /** May this edge be walked? `depth` is the depth of the node it leaves. */
+  step?: (edge: Edge, depth: number) => boolean;
+}
+
+export interface WalkResult {
+  /** Reached node ids, BFS order, roots first. */
+  reached: number[];
+  /** Reached node ids the walk could not leave (BloodHound's path terminals). */
+  terminals: number[];
+  depth(id: number): number;
+  /** The edge a node was first reached by (undefined for roots and unreached nodes). */
+  parentEdge(id: number): Edge | undefined;
+  /** The walked edges leading from the roots to any of `targets` (for graph answers). */
+  edgesTowards(targets: Iterable<number>): Edge[];
+}
+
+export class GraphLimitError extends Error {
+  constructor(readonly limit: number) {
+    super(`graph result limit of ${limit} exceeded`);
+  }
+}
+
+export class GraphView {
+  private readonly masks = new Map<string, KindMask>();
+
+  constructor(private readonly db: Db, readonly graph: GraphSnapshot, readonly tags: TagLayer) {}
+
+  get nodeCount(): number {
+    return this.graph.nodeCount;
+  }
+
+  get edgeCount(): number {
+    return this.graph.edgeCount;
+  }
+
+  has(id: number): boolean {
+    return this.graph.position(id) >= 0;
+  }
+
+  /** Every kind of a node, primary first, then its Tag_* kinds ([] when unknown). */
+  kinds(id: number): string[] {
+    const p = this.graph.position(id);
+    if (p < 0) return [];
+    const names = Array.from(this.graph.kindIds(p), (k) => this.graph.kinds.name(k));
+    const tags = this.tags.byNode.get(id);
+    return tags ? [...names, ...tags] : names;
+  }
+
+  /** The stored primary kind ('' when unknown). */
+  primaryKind(id: number): string {
+    const p = this.graph.position(id);
+    if (p < 0) return '';
+    const list = this.graph.kindIds(p);
+    return list.length ? this.graph.kinds.name(list[0]) : '';
+  }
+
+  hasKind(id: number, kind: string): boolean {
+    if (kind.startsWith('Tag_')) return this.tags.members.get(kind)?.has(id) ?? false;
+    const p = this.graph.position(id);
+    const k = this.graph.kinds.get(kind);
+    return p >= 0 && k >= 0 && this.graph.hasKindId(p, k);
+  }
+
+  hasAnyKind(id: number, kinds: readonly string[]): boolean {
+    return kinds.some((k) => this.hasKind(id, k));
+  }
+
+  isTierZero(id: number): boolean {
+    return this.tags.members.get(TIER_ZERO_KIND)?.has(id) ?? false;
+  }
+
+  isOwned(id: number): boolean {
+    return this.tags.members.get(OWNED_KIND)?.has(id) ?? false;
+  }
+
+  /** Domain SID / tenant id of a node (null when none or unknown). */
+  environment(id: number): string | null {
+    const p = this.graph.position(id);
+    return p < 0 ? null : this.graph.environments[this.graph.nodeEnvs[p]] || null;
+  }
+
+  /** Every node id, ascending. */
+  nodeIds(): Float64Array {
+    return this.graph.nodeIds;
+  }
+
+  /** Node ids (ascending) carrying a kind (a stored kind at any place, or a Tag_* kind). */
+  nodesWithKind(kind: string, environment?: string): number[] {
+    const out: number[] = [];
+    const g = this.graph;
+    if (kind.startsWith('Tag_')) {
+      for (const id of [...(this.tags.members.get(kind) ?? [])].sort((a, b) => a - b)) {
+        if (environment === undefined || this.environment(id) === environment) out.push(id);
+      }
+      return out;
+    }
+    const k = g.kinds.get(kind);
+    if (k < 0) return out;
+    const lists = g.lists.lists;
+    const has = lists.map((l) => l.includes(k));
+    const env = environment === undefined ? -1 : g.environments.indexOf(environment);
+    if (environment !== undefined && env < 0) return out;
+    for (let p = 0; p < g.nodeCount; p++) {
+      if (has[g.nodeLists[p]] && (env < 0 || g.nodeEnvs[p] === env)) out.push(g.nodeIds[p]);
+    }
+    return out;
+  }
+
+  /** Every kind a node or edge carries in this graph (stored kinds, edge kinds and tag kinds). */
+  allKinds(): string[] {
+    return [...new Set([...this.graph.kinds.names, ...this.tags.kinds])];
+  }
+
+  /** The edge with this id, or undefined. */
+  edge(id: number): Edge | undefined {
+    const e = this.graph.edgeSlot(id);
+    return e < 0 ? undefined : this.edgeAt(e);
+  }
+
+  /** Edges at a node by direction and kind, in edge-id order per direction. */
+  edgesOf(id: number, direction: Direction | 'both', kinds?: Kinds): Edge[] {
+    const g = this.graph;
+    const p = g.position(id);
+    if (p < 0) return [];
+    const mask = this.mask(kinds);
+    const out: Edge[] = [];
+    if (direction !== 'inbound') {
+      for (let e = g.outStart[p]; e < g.outStart[p + 1]; e++) if (mask[g.edgeKind[e]]) out.push(this.edgeAt(e));
+    }
+    if (direction !== 'outbound') {
+      for (let j = g.inStart[p]; j < g.inStart[p + 1]; j++) if (mask[g.inKind[j]]) out.push(this.edgeAt(g.inEdge[j]));
+    }
+    return out;
+  }
+
+  /** Edges from `start` to `end` (optionally of some kinds). */
+  edgesBetween(start: number, end: number, kinds?: Kinds): Edge[] {
+    return this.edgesOf(start, 'outbound', kinds).filter((e) => e.end === end);
+  }
+
+  /**
+   * A breadth-first walk (each node expanded once, at its shallowest depth; no step back onto the
+   * walk's own path). The building block of every related list.
+   */
+  walk(plan: WalkPlan): WalkResult {
+    const g = this.graph;
+    const roots = plan.roots.map((id) => g.position(id)).filter((p) => p >= 0);
+    const w: Walk = walk(g, roots, {
+      direction: plan.direction,
+      kinds: this.mask(plan.kinds),
+      maxDepth: plan.maxDepth,
+      expand: plan.expand && ((p, depth) => plan.expand!(g.nodeIds[p], depth)),
+      step: plan.step && ((e, _from, _to, depth) => plan.step!(this.edgeAt(e), depth)),
+    });
+    const ids = (ps: ArrayLike<number>) => Array.from(ps, (p) => g.nodeIds[p]);
+    return {
+      reached: ids(w.order),
+      terminals: ids(Array.from(w.order).filter((_, i) => w.terminal[i])),
+      depth: (id) => {
+        const i = w.indexOf(g.position(id));
+        return i < 0 ? -1 : w.depth[i];
+      },
+      parentEdge: (id) => {
+        const i = w.indexOf(g.position(id));
+        return i < 0 || w.via[i] < 0 ? undefined : this.edgeAt(w.via[i]);
+      },
+      edgesTowards: (targets) => {
+        const ps = [...targets].map((id) => g.position(id)).filter((p) => p >= 0);
+        return stepsTowards(g, w, ps, plan.direction).map((e) => this.edgeAt(e));
+      },
+    };
+  }
+
+  /** Transitive members of a group (MemberOf inbound, primary-group edges included), without the group. */
+  members(groupId: number): number[] {
+    return this.walk({ roots: [groupId], direction: 'inbound', kinds: ['MemberOf'] }).reached.slice(1);
+  }
+
+  /** Groups a node belongs to, transitively (MemberOf outbound), without the node. */
+  memberships(id: number): number[] {
+    return this.walk({ roots: [id], direction: 'outbound', kinds: ['MemberOf'] }).reached.slice(1);
+  }
+
+  /** Everything an OU / container / domain contains, transitively (Contains outbound), without itself. */
+  contents(id: number): number[] {
+    return this.walk({ roots: [id], direction: 'outbound', kinds: ['Contains'] }).reached.slice(1);
+  }
+
+  /**
+   * Nodes reachable from `starts` within the hop's depth bounds, with their smallest depth (set
+   * semantics: fast, for when only the far ends matter).
+   */
+  reachable(starts: readonly number[], hop: Hop): Map<number, number> {
+    const min = hop.minDepth ?? 1;
+    const max = hop.maxDepth ?? 1;
+    const out = new Map<number, number>();
+    const dirs: Direction[] = hop.direction === 'both' ? ['outbound', 'inbound'] : [hop.direction];
+    if (min === 0) for (const s of starts) if (this.has(s)) out.set(s, 0);
+    // With both directions a node may be reached at different depths each way: walk level by level.
+    let frontier = starts.filter((s) => this.has(s));
+    const seen = new Set(frontier);
+    for (let depth = 1; depth <= max && frontier.length; depth++) {
+      const next: number[] = [];
+      for (const id of frontier) {
+        for (const dir of dirs) {
+          for (const e of this.edgesOf(id, dir, hop.kinds)) {
+            const v = dir === 'outbound' ? e.end : e.start;
+            if (seen.has(v)) continue;
+            seen.add(v);
+            next.push(v);
+            if (depth >= min) out.set(v, depth);
+          }
+        }
+      }
+      frontier = next;
+    }
+    return out;
+  }
+
+  /**
+   * Every path from `starts` over one hop pattern, Cypher style: each edge at most once per path,
+   * lengths within the bounds. `visit` returning false stops the enumeration. More than `limit`
+   * paths → GraphLimitError.
+   */
+  expand(starts: readonly number[], hop: Hop, visit: (path: Path) => boolean | void, limit = Infinity): void {
+    const min = hop.minDepth ?? 1;
+    const max = hop.maxDepth ?? 1;
+    const dirs: Direction[] = hop.direction === 'both' ? ['outbound', 'inbound'] : [hop.direction];
+    let count = 0;
+    let stopped = false;
+    const used = new Set<number>();
+    const trail: Edge[] = [];
+    const emit = (start: number, end: number) => {
+      if (++count > limit) throw new GraphLimitError(limit);
+      if (visit({ start, end, edges: [...trail] }) === false) stopped = true;
+    };
+    const dfs = (start: number, at: number) => {
+      if (stopped) return;
+      if (trail.length >= min) emit(start, at);
+      if (trail.length === max || stopped) return;
+      for (const dir of dirs) {
+        for (const e of this.edgesOf(at, dir, hop.kinds)) {
+          if (used.has(e.id)) continue;
+          used.add(e.id);
+          trail.push(e);
+          dfs(start, dir === 'outbound' ? e.end : e.start);
+          trail.pop();
+          used.delete(e.id);
+          if (stopped) return;
+        }
+      }
+    };
+    for (const s of starts) if (this.has(s)) dfs(s, s);
+  }
+
+  /**
+   * All shortest paths from any of `from` to any of `to`, outbound over `kinds` (every kind when
+   * undefined): the path length and the edges of every shortest path, or null when there is none.
+   */
+  shortestPaths(from: readonly number[], to: readonly number[], kinds?: Kinds, maxDepth?: number): { length: number; edges: Edge[] } | null {
+    const g = this.graph;
+    const pos = (ids: readonly number[]) => ids.map((id) => g.position(id)).filter((p) => p >= 0);
+    const found = shortestPaths(g, pos(from), pos(to), this.mask(kinds), maxDepth);
+    return found && { length: found.length, edges: found.edges.map((e) => this.edgeAt(e)).sort((a, b) => a.id - b.id) };
+  }
+
+  /** Nodes with names, kinds and (optionally) properties, in the order of `ids` (unknown ids left out). */
+  nodes(ids: readonly number[], options: { properties?: boolean } = {}): Promise<NodeRecord[]> {
+    return nodeRecords(this.db, this, ids, options.properties ?? false);
+  }
+
+  /** Edges with their properties, in the order of `ids` (unknown ids left out). */
+  edgeDetails(ids: readonly number[]): Promise<EdgeRecord[]> {
+    return edgeRecords(this.db, this, ids);
+  }
+
+  private edgeAt(e: number): Edge {
+    const g = this.graph;
+    return { id: g.edgeIds[e], start: g.nodeIds[g.edgeSrc[e]], end: g.nodeIds[g.edgeDst[e]], kind: g.kinds.name(g.edgeKind[e]) };
+  }
+
+  private mask(kinds: Kinds): KindMask {
+    const key = kinds === undefined ? '*' : [...kinds].sort().join(',');
+    let m = this.masks.get(key);
+    if (!m) {
+      if (kinds === undefined) m = new Uint8Array(65_536).fill(1);
+      else m = this.graph.kinds.mask(kinds);
+      this.masks.set(key, m);
+    }
+    return m;
+  }
+}

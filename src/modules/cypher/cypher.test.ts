@@ -1,0 +1,110 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { upsertEdges, upsertNodes } from '../../graph/store.repository.ts';
+import { createTestApp, errorOf, type TestApp } from '../../test/harness.ts';
+import { graphLimitMessage } from '../../graph/answers/limits.ts';
+import { MUTATION_DENIED } from './cypher.routes.ts';
+
+let t: TestApp;
+let reader: string;
+const URL = '/api/v2/graphs/cypher';
+const D = 'S-1-5-21-1-2-3';
+
+before(async () => {
+  t = await createTestApp();
+  reader = (await t.login('Read-Only')).token;
+  await upsertNodes(t.db.kysely, [
+    { objectid: `${D}-1001`, kinds: ['User', 'Base'], name: 'ALICE@CORP.LOCAL', environmentId: D, properties: { name: 'ALICE@CORP.LOCAL', enabled: true, hasspn: true, pwdlastset: 1000 }, sourceKind: 'Base' },
+    { objectid: `${D}-1002`, kinds: ['User', 'Base'], name: 'BOB@CORP.LOCAL', environmentId: D, properties: { name: 'BOB@CORP.LOCAL', enabled: false }, sourceKind: 'Base' },
+    { objectid: `${D}-512`, kinds: ['Group', 'Base'], name: 'DOMAIN ADMINS@CORP.LOCAL', environmentId: D, properties: { name: 'DOMAIN ADMINS@CORP.LOCAL' }, sourceKind: 'Base' },
+    { objectid: `${D}-2001`, kinds: ['Computer', 'Base'], name: 'WS1.CORP.LOCAL', environmentId: D, properties: { name: 'WS1.CORP.LOCAL', enabled: true }, sourceKind: 'Base' },
+  ]);
+  await upsertEdges(t.db.kysely, [
+    { start: { objectid: `${D}-1001` }, end: { objectid: `${D}-512` }, kind: 'MemberOf', properties: { isacl: false } },
+    { start: { objectid: `${D}-2001` }, end: { objectid: `${D}-1002` }, kind: 'HasSession', properties: {} },
+    { start: { objectid: `${D}-1002` }, end: { objectid: `${D}-2001` }, kind: 'AdminTo', properties: {} },
+  ]);
+});
+after(() => t.close());
+
+const run = (query: string, token = reader, extra: Record<string, unknown> = {}) =>
+  t.request({ method: 'POST', url: URL, token, body: { query, ...extra } });
+
+test('a node query answers BloodHound\'s unified graph: nodes keyed by id, no edges, no properties unless asked', async () => {
+  const res = await run('MATCH (n:User) WHERE n.enabled = true RETURN n');
+  assert.equal(res.statusCode, 200);
+  assert.equal(res.headers['content-type'], 'application/json');
+  const { data } = res.json();
+  assert.deepEqual(Object.keys(data), ['nodes', 'edges']);
+  const nodes = Object.values(data.nodes) as Array<Record<string, unknown>>;
+  assert.equal(nodes.length, 1);
+  assert.deepEqual(Object.keys(nodes[0]).sort(), ['isOwnedObject', 'isTierZero', 'kind', 'kinds', 'label', 'lastSeen', 'objectId']);
+  assert.deepEqual([nodes[0].label, nodes[0].kind, nodes[0].kinds, nodes[0].objectId], ['ALICE@CORP.LOCAL', 'User', ['User', 'Base'], `${D}-1001`]);
+  assert.match(nodes[0].lastSeen as string, /^\d{4}-\d\d-\d\dT/);
+});
+
+test('paths bring their nodes and edges; include_properties adds properties and the sorted key lists', async () => {
+  const res = await run('MATCH p = (u:User)-[:MemberOf]->(g:Group) RETURN p', reader, { include_properties: true });
+  assert.equal(res.statusCode, 200);
+  const { data } = res.json();
+  assert.deepEqual(Object.keys(data).sort(), ['edge_keys', 'edges', 'node_keys', 'nodes']);
+  assert.equal(Object.keys(data.nodes).length, 2);
+  assert.equal(data.edges.length, 1);
+  const [edge] = data.edges;
+  assert.deepEqual([edge.label, edge.kind, edge.properties], ['MemberOf', 'MemberOf', { isacl: false }]);
+  assert.equal(data.nodes[edge.source].objectId, `${D}-1001`);
+  assert.equal(data.nodes[edge.target].objectId, `${D}-512`);
+  assert.deepEqual(data.edge_keys, ['isacl']);
+  assert.deepEqual(data.node_keys, ['enabled', 'hasspn', 'name', 'pwdlastset']);
+});
+
+test('scalar columns come back as literals; an empty result is 404 resource not found', async () => {
+  const res = await run('MATCH (n:User) RETURN count(n) AS users, collect(n.name) AS names');
+  assert.equal(res.statusCode, 200);
+  assert.deepEqual(res.json().data.literals, [{ key: 'users', value: 2 }, { key: 'names', value: ['ALICE@CORP.LOCAL', 'BOB@CORP.LOCAL'] }]);
+  assert.deepEqual(errorOf(await run('MATCH (n:User) WHERE n.name = "NOBODY" RETURN n')), { status: 404, messages: ['resource not found'] });
+});
+
+test('syntax errors, unsupported constructs and mutations are 400 with the reason and its position', async () => {
+  assert.deepEqual(errorOf(await run('MATCH (n:User)\nRETRUN n')), {
+    status: 400, messages: ["line 2:0 mismatched input 'RETRUN' expecting {',', '-', ';', '<', 'CALL', 'CREATE', 'DELETE', 'DETACH', 'DROP', 'FOREACH', 'LOAD', 'MATCH', ...}"],
+  });
+  assert.deepEqual(errorOf(await run('CALL db.labels()')), { status: 400, messages: ['line 1:0 procedure invocation is not supported'] });
+  assert.deepEqual(errorOf(await run('MATCH (n) DETACH DELETE n')), { status: 400, messages: ['line 1:10 updating clauses are not supported'] });
+  assert.deepEqual(errorOf(await run('MATCH (n) WHERE n.name = $name RETURN n')), { status: 400, messages: ['line 1:25 user-specified parameters are not supported'] });
+  assert.deepEqual(errorOf(await run('  ')), { status: 400, messages: ['invalid input'] });
+  assert.deepEqual(errorOf(await run('RETURN 1 / 0')), { status: 400, messages: ['line 1:7 / by zero'] });
+});
+
+test('access: graphdb/Read; no token 401; a body without a query 400', async () => {
+  const uploader = (await t.login('Upload-Only')).token;
+  assert.deepEqual(errorOf(await run('MATCH (n) RETURN n', uploader)), { status: 403, messages: ['not authorized'] });
+  assert.deepEqual(errorOf(await t.request({ method: 'POST', url: URL, body: { query: 'MATCH (n) RETURN n' } })), { status: 401, messages: ['authentication is invalid'] });
+  const res = await t.request({ method: 'POST', url: URL, token: reader, body: {} });
+  assert.equal(res.statusCode, 400);
+});
+
+test('with --cypher-mutations, a caller without graphdb/Mutate gets 403 (BloodHound\'s text)', async () => {
+  const m = await createTestApp({ cypherMutations: true });
+  try {
+    const token = (await m.login('Read-Only')).token;
+    const res = await m.request({ method: 'POST', url: URL, token, body: { query: 'CREATE (n:User {name: "X"})' } });
+    assert.deepEqual(errorOf(res), { status: 403, messages: [MUTATION_DENIED] });
+  } finally {
+    await m.close();
+  }
+});
+
+test('an answer over --graph-result-limit is a 400 naming the bound', async () => {
+  const small = await createTestApp({ graphResultLimit: 2 });
+  try {
+    await upsertNodes(small.db.kysely, [1, 2, 3].map((i) => ({ objectid: `N-${i}`, kinds: ['User', 'Base'], name: `U${i}`, environmentId: null, properties: {}, sourceKind: 'Base' })));
+    const token = (await small.login('Read-Only')).token;
+    const res = await small.request({ method: 'POST', url: URL, token, body: { query: 'MATCH (n:User) RETURN n' } });
+    assert.deepEqual(errorOf(res), { status: 400, messages: [graphLimitMessage(2)] });
+    const ok = await small.request({ method: 'POST', url: URL, token, body: { query: 'MATCH (n:User) RETURN n LIMIT 2' } });
+    assert.equal(ok.statusCode, 200);
+  } finally {
+    await small.close();
+  }
+});

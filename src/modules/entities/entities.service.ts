@@ -1,0 +1,108 @@
+/**
+ * What the generated entity routes share: finding the entity, running a related list, paging it in
+ * the requested order, building the answer graph. Sorted result rows are kept per snapshot (a list
+ * of 700,000 members is read and sorted once per graph state, then paged from memory).
+ */
+import { findNodeByObjectId } from '../../graph/store.repository.ts';
+import type { Db } from '../../db/create-db.ts';
+import { checkGraphLimit } from '../../graph/answers/limits.ts';
+import { flatGraph } from '../../graph/answers/flat-graph.ts';
+import type { GraphSnapshot } from '../../graph/engine/snapshot.ts';
+import type { GraphView } from '../../graph/engine/index.ts';
+import { ApiError, Messages, notFound } from '../../http/errors.ts';
+import type { SortTerm } from '../../http/query/index.ts';
+import type { Related } from './traversals.ts';
+
+/** An object id as the routes accept it: 1–1000 characters, no control characters. */
+export function checkObjectId(objectId: string): void {
+  // eslint-disable-next-line no-control-regex
+  if (objectId.length === 0 || objectId.length > 1000 || /[\u0000-\u001f\u007f]/.test(objectId)) throw new ApiError(400, Messages.idMalformed);
+}
+
+/** The node id of the entity: by objectid as given, then upper-cased (AD ids are stored so); it must carry `kind`. */
+export async function findEntity(db: Db, view: GraphView, objectId: string, kind: string): Promise<number> {
+  checkObjectId(objectId);
+  for (const candidate of objectId === objectId.toUpperCase() ? [objectId] : [objectId, objectId.toUpperCase()]) {
+    const row = await findNodeByObjectId(db.kysely, candidate);
+    if (row && view.hasKind(Number(row.id), kind)) return Number(row.id);
+  }
+  throw notFound();
+}
+
+export interface ListRow {
+  id: number;
+  objectid: string;
+  name: string;
+  kind: string;
+}
+
+const FIELD: Record<string, (r: ListRow) => string> = { name: (r) => r.name, objectid: (r) => r.objectid, label: (r) => r.kind };
+
+async function rowsOf(db: Db, ids: readonly number[]): Promise<ListRow[]> {
+  const out: ListRow[] = [];
+  for (let i = 0; i < ids.length; i += 5000) {
+    const rows = await db.kysely.selectFrom('nodes').select(['id', 'objectid', 'name', 'kind']).where('id', 'in', ids.slice(i, i + 5000)).execute();
+    for (const r of rows) out.push({ id: Number(r.id), objectid: r.objectid, name: r.name ?? r.objectid, kind: r.kind });
+  }
+  return out;
+}
+
+/** Sorted rows kept per database handle, list and order, for the snapshot they were made from; bounded by rows. */
+const MAX_KEPT_ROWS = 500_000;
+const SMALL = 200;
+const kept = new WeakMap<Db, { rows: number; lists: Map<string, { graph: GraphSnapshot; rows: ListRow[] }> }>();
+
+function remember(db: Db, key: string, graph: GraphSnapshot, rows: ListRow[]): void {
+  if (rows.length <= SMALL || rows.length > MAX_KEPT_ROWS) return;
+  let k = kept.get(db);
+  if (!k) kept.set(db, (k = { rows: 0, lists: new Map() }));
+  const old = k.lists.get(key);
+  if (old) {
+    k.lists.delete(key);
+    k.rows -= old.rows.length;
+  }
+  while (k.rows + rows.length > MAX_KEPT_ROWS) {
+    const [oldestKey, oldest] = k.lists.entries().next().value!;
+    k.lists.delete(oldestKey);
+    k.rows -= oldest.rows.length;
+  }
+  k.lists.set(key, { graph, rows });
+  k.rows += rows.length;
+}
+
+/** One page of a related list in the requested order (default: node id descending, as BloodHound). */
+export async function page(db: Db, view: GraphView, key: string, ids: readonly number[], sort: readonly SortTerm[], skip: number, limit: number): Promise<ListRow[]> {
+  const end = limit === 0 ? undefined : skip + limit;
+  if (sort.length === 0) {
+    const ordered = [...ids].sort((a, b) => b - a).slice(skip, end);
+    const byId = new Map((await rowsOf(db, ordered)).map((r) => [r.id, r]));
+    return ordered.map((id) => byId.get(id)).filter((r): r is ListRow => r !== undefined);
+  }
+  const sortKey = `${key}?${sort.map((t) => `${t.descending ? '-' : ''}${t.name}`).join(',')}`;
+  const hit = kept.get(db)?.lists.get(sortKey);
+  let rows = hit && hit.graph === view.graph ? hit.rows : undefined;
+  if (!rows) {
+    const keys = sort.map((t) => ({ get: FIELD[t.name], sign: t.descending ? -1 : 1 }));
+    rows = (await rowsOf(db, ids)).sort((a, b) => {
+      for (const { get, sign } of keys) {
+        const x = get(a);
+        const y = get(b);
+        if (x !== y) return x < y ? -sign : sign;
+      }
+      return a.id - b.id;
+    });
+    remember(db, sortKey, view.graph, rows);
+  }
+  return rows.slice(skip, end);
+}
+
+/** The flat graph map of a related list: the entity, the result nodes, and the edges between. */
+export async function relatedGraph(view: GraphView, entity: number, related: Related, limit: number): Promise<Record<string, unknown>> {
+  const edges = await related.edges!();
+  const ids = new Set<number>([...edges.flatMap((e) => [e.start, e.end])]);
+  if (edges.length === 0) return {};
+  ids.add(entity);
+  checkGraphLimit(ids.size + edges.length, limit);
+  const [nodes, edgeRecords] = await Promise.all([view.nodes([...ids], { properties: true }), view.edgeDetails([...new Set(edges.map((e) => e.id))])]);
+  return flatGraph(nodes, edgeRecords);
+}

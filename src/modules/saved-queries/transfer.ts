@@ -1,0 +1,122 @@
+/**
+ * BloodHound's saved-query files: one JSON object `{"query", "name", "description"}` per query, alone
+ * or as the members of a zip. Scent also reads a JSON array of such objects (the Query Library's
+ * `Queries.json` is one: its entries carry more keys, which are ignored).
+ */
+import { crc32, deflateRawSync } from 'node:zlib';
+import yauzl from 'yauzl';
+
+export interface TransferableQuery {
+  name: string;
+  query: string;
+  description: string;
+  /** Query Library entries only: where a repeated name comes from. */
+  platforms?: string[];
+}
+
+export class TransferError extends Error {}
+
+export function parseQueryJson(text: string): TransferableQuery[] {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new TransferError(`failed to unmarshal json file: ${(err as Error).message}`);
+  }
+  const items = Array.isArray(value) ? value : [value];
+  return items.map((item) => {
+    if (!item || typeof item !== 'object' || Array.isArray(item)) throw new TransferError('failed to unmarshal json file: expected an object with query, name and description');
+    const o = item as Record<string, unknown>;
+    const text = (k: string) => {
+      const v = o[k];
+      if (v === undefined || v === null) return '';
+      if (typeof v !== 'string') throw new TransferError(`failed to unmarshal json file: ${k} must be a string`);
+      return v;
+    };
+    const platforms = Array.isArray(o.platforms) ? o.platforms.filter((p): p is string => typeof p === 'string') : undefined;
+    return { name: text('name'), query: text('query'), description: text('description'), ...(platforms ? { platforms } : {}) };
+  });
+}
+
+/** Reads every member of a zip that is not macOS metadata or hidden (as BloodHound). */
+export function parseQueryZip(data: Buffer): Promise<TransferableQuery[]> {
+  return new Promise((resolve, reject) => {
+    yauzl.fromBuffer(data, { lazyEntries: true }, (err, zip) => {
+      if (err || !zip) return reject(new TransferError(`zip: not a valid zip file`));
+      const out: TransferableQuery[] = [];
+      zip.on('error', () => reject(new TransferError('zip: not a valid zip file')));
+      zip.on('end', () => resolve(out));
+      zip.on('entry', (entry: yauzl.Entry) => {
+        const name = entry.fileName;
+        if (name.endsWith('/') || name.includes('__MACOSX') || name.startsWith('.') || name.split('/').pop()!.startsWith('.')) return zip.readEntry();
+        zip.openReadStream(entry, (e, stream) => {
+          if (e || !stream) return reject(new TransferError('zip: not a valid zip file'));
+          const chunks: Buffer[] = [];
+          stream.on('data', (c: Buffer) => chunks.push(c));
+          stream.on('error', () => reject(new TransferError('zip: not a valid zip file')));
+          stream.on('end', () => {
+            try {
+              out.push(...parseQueryJson(Buffer.concat(chunks).toString('utf8')));
+              zip.readEntry();
+            } catch (parseErr) {
+              reject(parseErr);
+            }
+          });
+        });
+      });
+      zip.readEntry();
+    });
+  });
+}
+
+/** The JSON file of one query, as BloodHound writes it. */
+export function queryFile(q: { name: string; query: string; description: string }): string {
+  return JSON.stringify({ query: q.query, name: q.name, description: q.description });
+}
+
+/** `<basename(name)>.json` (Go's filepath.Base of the name). */
+export function queryFileName(name: string): string {
+  const parts = name.split('/').filter((p) => p !== '');
+  return `${parts.length === 0 ? (name.includes('/') ? '/' : '.') : parts[parts.length - 1]}.json`;
+}
+
+/** A zip (deflated members) of named files. */
+export function zipFiles(files: Array<{ name: string; data: string }>): Buffer {
+  const parts: Buffer[] = [];
+  const central: Buffer[] = [];
+  let offset = 0;
+  for (const f of files) {
+    const raw = Buffer.from(f.data, 'utf8');
+    const packed = deflateRawSync(raw);
+    const name = Buffer.from(f.name, 'utf8');
+    const header = Buffer.alloc(30);
+    header.writeUInt32LE(0x04034b50, 0);
+    header.writeUInt16LE(20, 4);
+    header.writeUInt16LE(0x0800, 6); // UTF-8 names
+    header.writeUInt16LE(8, 8); // deflate
+    header.writeUInt32LE(crc32(raw), 14);
+    header.writeUInt32LE(packed.length, 18);
+    header.writeUInt32LE(raw.length, 22);
+    header.writeUInt16LE(name.length, 26);
+    const entry = Buffer.alloc(46);
+    entry.writeUInt32LE(0x02014b50, 0);
+    entry.writeUInt16LE(20, 4);
+    entry.writeUInt16LE(20, 6);
+    entry.writeUInt16LE(0x0800, 8);
+    entry.writeUInt16LE(8, 10);
+    header.copy(entry, 16, 14, 26); // crc, sizes
+    entry.writeUInt16LE(name.length, 28);
+    entry.writeUInt32LE(offset, 42);
+    parts.push(header, name, packed);
+    central.push(entry, name);
+    offset += header.length + name.length + packed.length;
+  }
+  const dir = Buffer.concat(central);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(files.length, 8);
+  end.writeUInt16LE(files.length, 10);
+  end.writeUInt32LE(dir.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...parts, dir, end]);
+}

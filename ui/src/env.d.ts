@@ -1,0 +1,2 @@
+/** Stylesheets imported for the bundler (esbuild collects them into app.css). */
+declare module '*.css';
