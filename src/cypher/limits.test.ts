@@ -19,6 +19,7 @@ let token: string;
 before(async () => {
   t = await createTestApp();
   token = (await t.login('Read-Only')).token;
+  await clique(t, 12, 'K12');
   await clique(t, 6, 'K6');
 });
 after(() => t.close());

@@ -39,7 +39,9 @@ for (const set of ['v6-sessions', 'v6-adcs']) {
         headers: { authorization: `Bearer ${token}`, ...(type ? { 'content-type': type } : {}), ...(name ? { 'x-file-upload-name': name } : {}) },
       });
       const job = (await post('/api/v2/file-upload/start')).json().data;
-      const [zipped, plain] = [files.slice(0, 3), files.slice(3)];
+      // extra.json always rides in the zip: its warnings then name it by its entry name
+      const zipped = [...files.slice(0, 2), 'extra.json'];
+      const plain = files.filter((f) => !zipped.includes(f));
       const read = (f: string) => readFileSync(paths.find((p) => p.endsWith(`/${f}`))!);
       for (const f of plain) assert.equal((await post(`/api/v2/file-upload/${job.id}`, read(f), 'application/json', f)).statusCode, 202);
       const zip = makeZip(zipped.map((f) => ({ name: f, data: read(f) })));
@@ -50,9 +52,11 @@ for (const set of ['v6-sessions', 'v6-adcs']) {
       assert.equal(done.status, 2, done.status_message);
       assert.match(done.status_message, /; 2 warnings \(listed with each file in completed-tasks\)$/);
       const tasks = (await t.app.inject({ method: 'GET', url: `/api/v2/file-upload/${job.id}/completed-tasks`, headers: { authorization: `Bearer ${(await t.login('Administrator')).token}` } })).json().data;
-      // each warning names the file it came from (the zip's entry, when it rode in a zip)
+      // each warning names the file it came from (here the zip's entry: <zip>/<entry>)
+      const zipTask = tasks.find((task: { file_name: string }) => task.file_name.endsWith('.zip'));
       const texts = tasks.flatMap((task: { warnings: string[] }) => task.warnings);
-      assert.deepEqual(texts, [`extra.json: ${warning}`, `extra.json: ${warning.replace('X-1', 'X-2')}`]);
+      const from = `${zipTask.file_name}/extra.json`;
+      assert.deepEqual(texts, [`${from}: ${warning}`, `${from}: ${warning.replace('X-1', 'X-2')}`]);
 
       const other = createDb(cli.url);
       try {
