@@ -38,6 +38,10 @@ const SUCCESS: Record<string, () => Promise<Call>> = {
   'POST /api/v2/sso-providers/oidc': async () => ({
     url: '/api/v2/sso-providers/oidc', body: { name: 'walk-oidc', issuer: 'https://idp.example.test', client_id: 'c', config: {} },
   }),
+  'PATCH /api/v2/sso-providers/:sso_provider_id': async () => {
+    const p = await post('/api/v2/sso-providers/oidc', { name: 'walk-patched', issuer: 'https://idp.example.test', client_id: 'c', config: {} });
+    return { url: `/api/v2/sso-providers/${p.sso_provider_id}`, body: { client_id: 'walk-rotated' } };
+  },
   'DELETE /api/v2/sso-providers/:sso_provider_id': async () => {
     const p = await post('/api/v2/sso-providers/oidc', { name: 'walk-gone', issuer: 'https://idp.example.test', client_id: 'c', config: {} });
     return { url: `/api/v2/sso-providers/${p.sso_provider_id}` };

@@ -7,6 +7,8 @@ import { UserSchema } from '../users/users.schema.ts';
 import { listProvidersQuery, splitListRow, type ProviderListRow } from './sso-providers.repository.ts';
 import { CreateOidcBody, OidcProviderSchema, SsoProviderSchema, toWireProvider } from './sso-providers.schema.ts';
 import { createOidcProvider, deleteSsoProvider } from './sso-providers.service.ts';
+import { updateOidcProvider, type UpdateOidcBody } from './oidc-update.service.ts';
+import { authenticate } from '../../auth/guard.ts';
 
 const listQuery = defineQuery({
   filters: {
@@ -28,18 +30,23 @@ export const ssoProviderRoutes = [
   route({
     method: 'GET',
     url: '/api/v2/sso-providers',
-    config: { access: { permissions: [] }, query: listQuery },
+    // Public, as BloodHound (its login page lists providers before anyone signs in); config and details
+    // only for a caller with auth/ManageProviders; a bad token is still 401 (CONTRACT §2).
+    config: { access: { public: true }, query: listQuery },
     schema: {
       tags: ['sso'],
-      summary: 'List SSO providers',
-      response: { 200: DataEnvelope(Type.Array(Type.Ref(SsoProviderSchema))), ...errorResponses(400, 401, 403) },
+      summary: 'List SSO providers (anonymous callers: what a login page needs; config and details with auth/ManageProviders)',
+      response: { 200: DataEnvelope(Type.Array(Type.Ref(SsoProviderSchema))), ...errorResponses(400, 401) },
     },
     handler: async (request) => {
       const { db, config } = request.server;
+      const caller = request.headers.authorization ? await authenticate(request) : null;
+      const manager = caller?.kind === 'user' && !caller.user.is_disabled && caller.permissions.has('auth/ManageProviders');
       let qb = listProvidersQuery(db.kysely);
       qb = applySort(applyFilters(qb, listQuery, request.parsedQuery), listQuery, request.parsedQuery);
       const rows = (await qb.execute()) as ProviderListRow[];
-      return { data: rows.map((row) => toWireProvider(...splitListRow(row), config.rootUrl)) };
+      const providers = rows.map((row) => toWireProvider(...splitListRow(row), config.rootUrl));
+      return { data: manager ? providers : providers.map(({ config: _c, details: _d, ...visible }) => visible) };
     },
   }),
   route<{ Body: CreateOidcBody }>({
@@ -55,6 +62,23 @@ export const ssoProviderRoutes = [
     handler: async (request) => {
       auditNote(request, { fields: { name: request.body.name, issuer: request.body.issuer, client_id: request.body.client_id } });
       return { data: await audited(request, (db) => createOidcProvider(db, request.body)) };
+    },
+  }),
+  route<{ Params: { sso_provider_id: number }; Body: UpdateOidcBody }>({
+    method: 'PATCH',
+    url: '/api/v2/sso-providers/:sso_provider_id',
+    config: { access: { permissions: ['auth/ManageProviders'] }, audit: { action: 'UpdateOIDCIdentityProvider' } },
+    schema: {
+      tags: ['sso'],
+      summary: 'Update an OIDC provider (members given change; its users are signed out)',
+      params: Type.Object({ sso_provider_id: Type.Integer({ format: 'int32' }) }),
+      body: Type.Partial(CreateOidcBody),
+      response: { 200: DataEnvelope(Type.Ref(OidcProviderSchema)), ...errorResponses(400, 401, 403, 404, 409, 501) },
+    },
+    handler: async (request) => {
+      const { name, issuer, client_id } = request.body;
+      auditNote(request, { fields: { name, issuer, client_id } });
+      return { data: await audited(request, (db) => updateOidcProvider(db, request.params.sso_provider_id, request.body)) };
     },
   }),
   route<{ Params: { sso_provider_id: number } }>({

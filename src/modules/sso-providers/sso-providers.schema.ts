@@ -46,8 +46,9 @@ export const SsoProviderSchema = Type.Object(
     name: Type.String(),
     slug: Type.String(),
     type: Type.String({ enum: ['OIDC', 'SAML'] }),
-    details: Type.Ref(OidcProviderSchema),
-    config: SsoConfigSchema,
+    // details and config: only for callers with auth/ManageProviders (CONTRACT §2)
+    details: Type.Optional(Type.Ref(OidcProviderSchema)),
+    config: Type.Optional(SsoConfigSchema),
     login_uri: Type.String(),
     callback_uri: Type.String(),
     created_at: recordFields.created_at,

@@ -203,5 +203,5 @@ test('list: filters, sorting and their errors', async () => {
   assert.deepEqual(errorOf(await get('sort_by=')), { status: 400, messages: ['empty sort_by parameter supplied'] });
   const reader = await t.login('Read-Only');
   assert.equal((await t.request({ method: 'GET', url: '/api/v2/sso-providers', token: reader.token })).statusCode, 200);
-  assert.deepEqual(errorOf(await t.request({ method: 'GET', url: '/api/v2/sso-providers' })), { status: 401, messages: ['authentication is invalid'] });
+  assert.equal((await t.request({ method: 'GET', url: '/api/v2/sso-providers' })).statusCode, 200, 'public (sso-providers-public.test.ts)');
 });
