@@ -33,6 +33,7 @@ import { createDb } from '../src/db/create-db.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { createUser } from '../src/modules/users/users.service.ts';
 import { DATA_DIR, SHAPES, ensureDataset, type Database, type Manifest, type ScaleName } from './dataset.ts';
+import { databaseShare, ensureEvents, memberNames, varyCases, type VaryTarget } from './vary.ts';
 
 const ROOT = new URL('../', import.meta.url).pathname;
 const BIN = join(ROOT, 'bin/scent.js');
@@ -254,6 +255,11 @@ interface Row {
   ratio: number;
   loadAverage: string;
   targets: { ratio: boolean | null; p99: boolean | null };
+  /** --vary: distinct requests (bench/vary.ts). */
+  vary?: {
+    shape: string; sent: number; distinct: number; replayCpuMicros: number; cpuRatio: number;
+    dbMicros?: number; statements?: number; inProcessMicros?: number; target: VaryTarget['target']; met: boolean;
+  };
 }
 
 interface Results {
@@ -280,6 +286,8 @@ interface Results {
   acceptEncoding: string;
   /** The load generator of the timed GET loads. */
   client: LoadClient;
+  /** --vary: distinct requests per case (bench/vary.ts). */
+  vary?: boolean;
 }
 
 interface Captured {
@@ -325,6 +333,8 @@ export async function run(args: string[]): Promise<void> {
   const client = option(args, 'client', 'autocannon') as LoadClient;
   if (!['autocannon', 'wrk'].includes(client)) throw new Error('--client autocannon|wrk');
   const date = new Date().toISOString().slice(0, 10);
+  const vary = args.includes('--vary');
+  if (vary && client === 'wrk') throw new Error('--vary runs its loads with autocannon (per-request URLs); drop --client wrk');
 
   let dist = 'fresh';
   if (!distIsFresh()) {
@@ -337,19 +347,21 @@ export async function run(args: string[]): Promise<void> {
   }
   const results: Results = {
     database, scale, shape: SHAPES[scale], date, node: process.version, connections, duration, warmup, dist,
-    loadAverageStart: loadAverage(), testRunsAtStart: testRunsInProgress(), rows: [], notes: [], acceptEncoding, client,
+    loadAverageStart: loadAverage(), testRunsAtStart: testRunsInProgress(), rows: [], notes: [], acceptEncoding, client, vary,
   };
   log(`load average ${results.loadAverageStart}; full test runs in progress: ${results.testRunsAtStart}; dist: ${dist}`);
 
   const manifest = await ensureDataset(database, scale, args.includes('--rebuild'), log);
   const endpointCases = ['dq-ad', 'dq-azure', 'jobs-available', 'event', 'tag-members', 'template-controllers', 'sso-create', 'sso-delete'];
-  if (endpointCases.some(want) || want('members-stream')) await endpoints(manifest, results, { want, duration, warmup, connections, writes, acceptEncoding, client });
-  if (want('ingest')) results.ingest = await ingest(database, scale);
-  if (want('cold-start')) results.coldStart = await coldStart(manifest.url, !args.includes('--no-build'));
+  // --vary: the distinct-request read cases only (writes, limit=0, ingest and cold start are the plain run's).
+  if (vary) await endpoints(manifest, results, { want, duration, warmup, connections, writes, acceptEncoding, client, vary });
+  else if (endpointCases.some(want) || want('members-stream')) await endpoints(manifest, results, { want, duration, warmup, connections, writes, acceptEncoding, client, vary });
+  if (!vary && want('ingest')) results.ingest = await ingest(database, scale);
+  if (!vary && want('cold-start')) results.coldStart = await coldStart(manifest.url, !args.includes('--no-build'));
   results.loadAverageEnd = loadAverage();
   results.testRunsAtEnd = testRunsInProgress();
   if (database === 'postgres') results.postgresVsSqlite = compareWithSqlite(results);
-  write(results, `${only.length ? `-only-${only.join('+')}` : ''}${loadSuffix(results)}`);
+  write(results, `${vary ? '-vary' : ''}${only.length ? `-only-${only.join('+')}` : ''}${loadSuffix(results)}`);
 }
 
 /** What a result file's name says about how the load was made (none for the defaults). */
@@ -357,12 +369,14 @@ function loadSuffix(r: Pick<Results, 'acceptEncoding' | 'client'>): string {
   return `${r.acceptEncoding ? `-accept-${r.acceptEncoding.replace(/[^a-z0-9]+/gi, '-')}` : ''}${r.client === 'wrk' ? '-wrk' : ''}`;
 }
 
-async function endpoints(m: Manifest, results: Results, o: { want: (n: string) => boolean; duration: number; warmup: number; connections: number; writes: number; acceptEncoding: string; client: LoadClient }) {
+async function endpoints(m: Manifest, results: Results, o: { want: (n: string) => boolean; duration: number; warmup: number; connections: number; writes: number; acceptEncoding: string; client: LoadClient; vary: boolean }) {
   const encoding: Record<string, string> = o.acceptEncoding ? { 'accept-encoding': o.acceptEncoding } : {};
   // Tokens: an Administrator session for the user endpoints, one session per collection client.
   const db = createDb(m.url);
   let admin: Record<string, string>;
   let clients: Array<Record<string, string>>;
+  let eventIds: number[] = [];
+  let names: string[] = [];
   try {
     await migrateToLatest(db);
     const config = testConfig({ databaseUrl: m.url, jwtSecret: SECRET });
@@ -371,6 +385,10 @@ async function endpoints(m: Manifest, results: Results, o: { want: (n: string) =
     admin = { ...encoding, authorization: `Bearer ${(await issueSession(db, config, { userId: user.id }, 4 * 3600, 'bench')).token}` };
     clients = [];
     for (const id of m.clientIds) clients.push({ ...encoding, authorization: `Bearer ${(await issueSession(db, config, { clientId: id }, 4 * 3600, 'bench')).token}` });
+    if (o.vary) {
+      eventIds = await ensureEvents(db, m);
+      names = await memberNames(db, m);
+    }
   } finally {
     await db.close();
   }
@@ -382,7 +400,7 @@ async function endpoints(m: Manifest, results: Results, o: { want: (n: string) =
   mkdirSync(replayDir, { recursive: true });
   const run = `${Date.now().toString(36)}`;
   const oidcBody = (n: number) => JSON.stringify({ name: `bench-${run}-${n}`, issuer: 'https://idp.bench.test/realms/bench', client_id: `scent-${n}`, config: { auto_provision: { enabled: false } } });
-  const reads: Array<[string, Target]> = [
+  let reads: Array<[string, Target]> = [
     ['dq-ad', { method: 'GET', path: '/api/v2/platform/ad/data-quality-stats', headers: [admin] }],
     ['dq-azure', { method: 'GET', path: '/api/v2/platform/azure/data-quality-stats', headers: [admin] }],
     ['jobs-available', { method: 'GET', path: '/api/v2/jobs/available', headers: clients }],
@@ -392,6 +410,10 @@ async function endpoints(m: Manifest, results: Results, o: { want: (n: string) =
   ];
   let replay: { child: ChildProcess; base: string } | undefined;
   try {
+    if (o.vary) {
+      log('vary: drawing the request generators (tag-member fragment counts from the server)');
+      reads = (await varyCases(app.base, m, admin, clients, eventIds, names)).filter(([name]) => o.want(name));
+    }
     // Capture: one request per case, its bytes become the replay's answer.
     const captured = new Map<string, { status: number; bytes: number }>();
     const keep = async (name: string, c: Captured) => {
@@ -402,7 +424,7 @@ async function endpoints(m: Manifest, results: Results, o: { want: (n: string) =
       if (c.status >= 300) results.notes.push(`${name}: the endpoint answered ${c.status}: ${c.body.toString('utf8', 0, 300)}`);
     };
     for (const [name, t] of reads) if (o.want(name)) await keep(name, await capture(app.base, t));
-    const writesWanted = o.want('sso-create') || o.want('sso-delete');
+    const writesWanted = !o.vary && (o.want('sso-create') || o.want('sso-delete'));
     if (writesWanted) {
       const created = await capture(app.base, { method: 'POST', path: '/api/v2/sso-providers/oidc', headers: [admin], body: () => oidcBody(-1) });
       await keep('sso-create', created);
@@ -435,8 +457,34 @@ async function endpoints(m: Manifest, results: Results, o: { want: (n: string) =
         await load(app.base, pid, t, { duration: o.warmup, ...timed });
       }
       const baseline = await load(replay.base, replayPid, r, { duration: o.duration, ...timed });
+      const v = t as Partial<VaryTarget>;
+      if (v.sent) {
+        v.sent.total = 0;
+        v.sent.urls.clear();
+      }
       const endpoint = await load(app.base, pid, t, { duration: o.duration, ...timed });
       record(name, t, 'read', endpoint, baseline);
+      if (v.sent && v.target) {
+        const row = results.rows.at(-1)!;
+        const cpuRatio = +(endpoint.serverCpuMicrosPerRequest / Math.max(1, baseline.serverCpuMicrosPerRequest)).toFixed(1);
+        row.request = `GET ${v.path}`;
+        row.vary = {
+          shape: v.path!, sent: v.sent.total, distinct: v.sent.urls.size, replayCpuMicros: baseline.serverCpuMicrosPerRequest, cpuRatio, target: v.target,
+          met: v.target === 'cpu-1ms' ? endpoint.serverCpuMicrosPerRequest <= 1000
+            : v.target === 'p99-25ms' ? endpoint.p99 <= 25 : cpuRatio <= 4 && endpoint.p99 <= 25,
+        };
+        log(`${name}: replay ${baseline.serverCpuMicrosPerRequest} µs CPU/request (endpoint/replay ${cpuRatio}); ${v.sent.urls.size} distinct of ${v.sent.total} URLs sent`);
+      }
+    }
+    if (o.vary) {
+      const samples = m.scale === 'large' ? 100 : 200;
+      log(`vary: the database's own share (${samples} requests per case in process)`);
+      const share = await databaseShare(m.url, SECRET, reads.filter(([name]) => o.want(name)) as Array<[string, VaryTarget]>, samples);
+      for (const row of results.rows) {
+        const s = share.get(row.name);
+        if (row.vary && s) Object.assign(row.vary, s);
+        if (s) log(`${row.name}: database ${s.dbMicros} µs/request (${s.statements} statements), in-process handling ${s.inProcessMicros} µs/request`);
+      }
     }
 
     if (writesWanted) {
@@ -566,6 +614,25 @@ function compareWithSqlite(results: Results) {
 
 const yes = (b: boolean | null | undefined) => (b === null || b === undefined ? '–' : b ? 'yes' : '**no**');
 
+const AIMS: Record<VaryTarget['target'], string> = { 'x4-replay': 'CPU ≤ 4× replay, p99 ≤ 25 ms', 'cpu-1ms': 'CPU ≤ 1,000 µs', 'p99-25ms': 'p99 ≤ 25 ms' };
+
+/** --vary: per case, the distinct-request figures and the database's own share. */
+function varyLines(r: Results): string[] {
+  return [
+    '## Distinct requests (`--vary`, bench/vary.ts: every request differs; the response cache is on)',
+    '',
+    '| case | requests | distinct URLs | mean bytes | req/s | p50 ms | p99 ms | server CPU µs/req | replay CPU µs/req | server / replay CPU | database µs/req (statements) | in-process µs/req | non-2xx | target | met |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|',
+    ...r.rows.filter((x) => x.vary).map((x) => {
+      const v = x.vary!;
+      return `| ${x.name} | \`${v.shape}\` | ${v.distinct} of ${v.sent} | ${x.endpoint.bytesPerResponse} | ${x.endpoint.rps} | ${x.endpoint.p50} | ${x.endpoint.p99} | ${x.endpoint.serverCpuMicrosPerRequest} | ${v.replayCpuMicros} | ${v.cpuRatio} | ${v.dbMicros ?? '–'} (${v.statements ?? '–'}) | ${v.inProcessMicros ?? '–'} | ${x.endpoint.non2xx} | ${AIMS[v.target]} | ${yes(v.met)} |`;
+    }),
+    '',
+    'The replay answers one captured response of the case (the first drawn request) from a bare Fastify process; "database" is the time spent in SQL statements for the same kind of requests injected into an in-process application on the same database (Kysely query log); "in-process" is the whole handling without HTTP.',
+    '',
+  ];
+}
+
 function write(r: Results, suffix: string): void {
   mkdirSync(RESULTS, { recursive: true });
   const base = join(RESULTS, `${r.date}-${r.database}-${r.scale}${suffix}`);
@@ -574,12 +641,13 @@ function write(r: Results, suffix: string): void {
   const lines = [
     `# Bench: ${r.database}, ${r.scale} scale, ${r.date}`,
     '',
-    `Command: \`npm run bench -- --database ${r.database} --scale ${r.scale}${r.acceptEncoding ? ` --accept-encoding ${r.acceptEncoding}` : ''}${r.client === 'wrk' ? ' --client wrk' : ''}\` — concurrency ${r.connections}, ${r.duration} s per measured load after ${r.warmup} s of warm-up (each of endpoint and baseline), loopback, ${r.client === 'wrk' ? 'GET loads by wrk (one thread), writes by autocannon in the bench process' : 'autocannon in the bench process'}, server in its own process (\`bin/scent.js serve\`, dist: ${r.dist}), Node ${r.node}.`,
+    `Command: \`npm run bench -- --database ${r.database} --scale ${r.scale}${r.vary ? ' --vary' : ''}${r.acceptEncoding ? ` --accept-encoding ${r.acceptEncoding}` : ''}${r.client === 'wrk' ? ' --client wrk' : ''}\` — concurrency ${r.connections}, ${r.duration} s per measured load after ${r.warmup} s of warm-up (each of endpoint and baseline), loopback, ${r.client === 'wrk' ? 'GET loads by wrk (one thread), writes by autocannon in the bench process' : 'autocannon in the bench process'}, server in its own process (\`bin/scent.js serve\`, dist: ${r.dist}), Node ${r.node}.`,
     '',
     `Dataset: ${s.nodes.toLocaleString('en')} nodes, ${s.edges.toLocaleString('en')} edges, tag of ${s.tagMembers.toLocaleString('en')} members, template with ${s.controllers.toLocaleString('en')} controllers, ${s.dataQuality.toLocaleString('en')} data-quality records, ${(s.clients * s.jobsPerClient).toLocaleString('en')} jobs over ${s.clients.toLocaleString('en')} clients.`,
     '',
     `Machine: 2 cores shared with other work. Load average at start ${r.loadAverageStart}, at end ${r.loadAverageEnd}; full test runs (scripts/test.mjs) in progress: ${r.testRunsAtStart} at start, ${r.testRunsAtEnd} at end.`,
     '',
+    ...(r.vary ? varyLines(r) : []),
     '## Endpoints (endpoint / replay baseline of the same bytes)',
     '',
     '| case | request | status, bytes | req/s | p50 ms | p99 ms | max ms | non-2xx / errors | server RSS MB | server CPU µs/req | baseline req/s | baseline p99 ms | ratio | ≥ 0.5 | p99 ≤ 25 ms |',
