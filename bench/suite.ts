@@ -504,7 +504,7 @@ async function endpoints(m: Manifest, results: Results, o: { want: (n: string) =
       if (o.want('sso-delete')) record('sso-delete', del, 'write', delEndpoint, delBaseline);
     }
 
-    if (o.want('members-stream')) results.stream = await stream(app.base, pid, admin, m);
+    if (!o.vary && o.want('members-stream')) results.stream = await stream(app.base, pid, admin, m);
   } finally {
     await stop(app.child);
     if (replay) await stop(replay.child);

@@ -14,7 +14,7 @@
  *                        at a random second of the last 12 hours
  *   event                a random one of the bench's events (ensured: 10,000 small / 25,000 large), random
  *                        hydrate_ous / hydrate_domains
- *   jobs-available       a random client of the fleet, execution_time=lt:<random second of the last 10 days>, a random
+ *   jobs-available       a random client of the fleet, execution_time=lt:<random second of the last 2 days>, a random
  *                        sort and one random boolean filter
  *
  * The database's own share: the same requests (other draws of the same generators) injected into an in-process
@@ -140,7 +140,7 @@ export async function varyCases(
   const bools = ['session_collection', 'local_group_collection', 'ad_structure_collection', 'cert_services_collection', 'ca_registry_collection', 'dc_registry_collection'];
   const jobSorts = ['execution_time', '-execution_time', 'id', '-id', 'created_at', 'domain_controller'];
   return [
-    ['tag-members', target(`${tag}?limit=25&skip=…&sort_by=name|-name|objectid[&name=~eq:…]`, [admin], 11, 'x4-replay', (rr) => {
+    ['tag-members', target(`${tag}?limit=25&skip=…&sort_by=name,-name,objectid[&name=~eq:…]`, [admin], 11, 'x4-replay', (rr) => {
       const sort = pick(rr, ['name', '-name', 'objectid']);
       if (rr() < 1 / 3) {
         const [piece, count] = pick(rr, pieces);
@@ -148,7 +148,7 @@ export async function varyCases(
       }
       return `${tag}?limit=25&skip=${int(rr, 0, total - 25)}&sort_by=${sort}`;
     })],
-    ['tag-members-deep', target(`${tag}?limit=25&skip=<last 2,000 matches>&sort_by=-name&name=~eq:user|bench|local…`, [admin], 13, 'p99-25ms', (rr) => {
+    ['tag-members-deep', target(`${tag}?limit=25&skip=<last 2,000 matches>&sort_by=-name&name=~eq:user,bench,local…`, [admin], 13, 'p99-25ms', (rr) => {
       const [piece, count] = pick(rr, broad);
       return `${tag}?limit=25&skip=${int(rr, Math.max(0, count - 2000), Math.max(0, count - 25))}&sort_by=-name&name=~eq:${encodeURIComponent(piece)}`;
     })],
@@ -163,7 +163,7 @@ export async function varyCases(
     ['event', target('/api/v2/events/<random>?hydrate_ous=…&hydrate_domains=…', [admin], 31, 'x4-replay', (rr) =>
       `/api/v2/events/${pick(rr, eventIds)}?hydrate_ous=${rr() < 0.5}&hydrate_domains=${rr() < 0.5}`)],
     ['jobs-available', target('/api/v2/jobs/available?execution_time=lt:…&sort_by=…&<bool>=eq:…', clients, 37, 'x4-replay', (rr) =>
-      `/api/v2/jobs/available?execution_time=lt:${iso(now - int(rr, 0, 10 * 86_400) * 1_000_000)}&sort_by=${pick(rr, jobSorts)}&${pick(rr, bools)}=eq:${rr() < 0.5}`)],
+      `/api/v2/jobs/available?execution_time=lt:${iso(now - int(rr, 0, 2 * 86_400) * 1_000_000)}&sort_by=${pick(rr, jobSorts)}&${pick(rr, bools)}=eq:${rr() < 0.5}`)],
   ];
 }
 

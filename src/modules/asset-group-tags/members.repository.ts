@@ -11,6 +11,7 @@ import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { Db } from '../../db/create-db.ts';
 import type { Database } from '../../db/database.ts';
 import { applyPaging, applySort, defineQuery, filterConditions, type ParsedQuery } from '../../http/query/index.ts';
+import { indexedMatches, indexStillValid } from './members.index.ts';
 
 export const membersQuery = defineQuery({
   filters: {
@@ -59,6 +60,8 @@ export class MembersQuery {
   private readonly environments?: string[];
   /** SQLite with FTS candidates: the tag test must not pick the (tag_id, ...) index over them. */
   private readonly ftsDriven: boolean;
+  /** Sorted or filtered requests: their matches from the in-process index (members.index.ts), once asked. */
+  private indexed?: Promise<{ stamp: string; positions: Int32Array } | null>;
 
   constructor(private readonly db: Db, private readonly tagId: number, private readonly parsed: ParsedQuery) {
     this.environments = environmentsOf(parsed);
@@ -88,7 +91,13 @@ export class MembersQuery {
     return qb;
   }
 
+  private matches() {
+    return (this.indexed ??= this.unfiltered && this.ordDirection ? Promise.resolve(null) : indexedMatches(this.db, this.tagId, this.parsed, this.environments));
+  }
+
   async count(): Promise<number> {
+    const indexed = this.unfiltered ? null : await this.matches();
+    if (indexed) return indexed.positions.length;
     if (this.unfiltered) {
       const row = await this.db.kysely.selectFrom('asset_group_tag_member_counts')
         .select((eb) => eb.fn.sum<number>('member_count').as('n')).where('tag_id', '=', this.tagId).executeTakeFirst();
@@ -110,6 +119,22 @@ export class MembersQuery {
         : qb.where('m.ord', '<', total - skip).orderBy('m.ord', 'desc');
       if (limit > 0) qb = qb.limit(limit);
       return (await qb.execute()) as MemberRow[];
+    }
+    const indexed = await this.matches();
+    if (indexed) {
+      // The page's rows by position; the order is the index's. Unchanged table after the read: the answer.
+      const wanted = indexed.positions.subarray(skip, limit > 0 ? skip + limit : undefined);
+      if (wanted.length === 0) return [];
+      const rows = (await this.db.kysely.selectFrom('asset_group_tag_members as m').innerJoin('nodes as n', 'n.id', 'm.node_id')
+        .select([...select, 'm.ord']).where('m.tag_id', '=', this.tagId).where('m.ord', 'in', [...wanted]).execute()) as Array<MemberRow & { ord: number }>;
+      if (rows.length === wanted.length && indexStillValid(this.db, indexed.stamp)) {
+        const byOrd = new Map(rows.map((r) => [Number(r.ord), r]));
+        return Array.from(wanted, (p) => {
+          const { ord: _, ...row } = byOrd.get(p)!;
+          return row;
+        });
+      }
+      this.indexed = Promise.resolve(null); // changed meanwhile: the database answers
     }
     let qb = this.base().innerJoin('nodes as n', 'n.id', 'm.node_id').select(select);
     qb = applyPaging(applySort(qb, membersQuery, this.parsed), { skip, limit });

@@ -8,12 +8,13 @@ import { VersionedCache } from '../../http/bounded-cache.ts';
 import { markKept, sendSegmented } from '../../http/compression.ts';
 import { nowMicros, parseRfc3339, toRfc3339 } from '../../db/time.ts';
 import { listRecords, rangeStableUntil, type RecordTable } from './data-quality.repository.ts';
+import { recordsPage } from './records.index.ts';
 import { AdAggregationSchema, AdStatSchema, AzureAggregationSchema, AzureStatSchema, rangeEnvelope, toWireRecord } from './data-quality.schema.ts';
 import { JSON_TYPE } from '../../http/json-body.ts';
 
 const THIRTY_DAYS = 30 * 24 * 3600 * 1_000_000;
 
-const statsQuery = defineQuery({
+export const statsQuery = defineQuery({
   sortable: { created_at: 'created_at', updated_at: 'updated_at' },
   defaultSort: [{ column: 'created_at', descending: true }],
   tieBreaker: 'id',
@@ -64,9 +65,19 @@ async function platformPage(db: Db, table: RecordTable, parsed: ParsedQuery, raw
   if (kept) return { head, rest: kept };
   const keep = pages.prepare(key, [table]);
   const clocked = parsed.params.end === undefined;
-  const stableUntil = clocked ? await rangeStableUntil(db.kysely, table, range, parsed.params.start === undefined ? THIRTY_DAYS : null) : Infinity;
-  const { rows, count } = await listRecords(db.kysely, table, statsQuery, parsed, range);
-  const rest = Buffer.from(JSON.stringify({ count, skip: parsed.skip, limit: parsed.limit, data: rows.map(toWireRecord) }).slice(1));
+  const window = parsed.params.start === undefined ? THIRTY_DAYS : null;
+  // From the table's records in memory (records.index.ts) when it can, else from the database.
+  const fromMemory = await recordsPage(db, table, parsed, range, window, clocked);
+  let rest: Buffer;
+  let stableUntil: number;
+  if (fromMemory) {
+    rest = Buffer.from(fromMemory.rest);
+    stableUntil = fromMemory.stableUntil;
+  } else {
+    stableUntil = clocked ? await rangeStableUntil(db.kysely, table, range, window) : Infinity;
+    const { rows, count } = await listRecords(db.kysely, table, statsQuery, parsed, range);
+    rest = Buffer.from(JSON.stringify({ count, skip: parsed.skip, limit: parsed.limit, data: rows.map(toWireRecord) }).slice(1));
+  }
   if (keepMb > 0) keep(markKept(rest), stableUntil);
   return { head, rest };
 }

@@ -1,0 +1,87 @@
+/**
+ * The in-process members index (members.index.ts) answers sorted and filtered pages exactly as the database does:
+ * every answer below is compared with the database's own statement (the query engine's filters, sort and paging on
+ * asset_group_tag_members), over names with ties, mixed case, non-ASCII letters and two environments.
+ */
+import { test, after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { upsertEdges, upsertNodes } from '../../graph/store.repository.ts';
+import { applyPaging, applySort, filterConditions, parseQuery } from '../../http/query/index.ts';
+import { membersQuery } from './members.repository.ts';
+import { ENV, ENV2 } from './test-graph.ts';
+
+let t: TestApp;
+let admin: string;
+let tagId: number;
+
+const NAMES = ['alpha', 'Alpha', 'ALPHA', 'beta', 'Émile', 'émile', 'straße', 'STRASSE', 'ΣΟΦΟΣ', 'İstanbul', 'istanbul', 'zeta', 'Zeta', 'a_b', 'a%b', 'mu'];
+
+before(async () => {
+  t = await createTestApp();
+  admin = (await t.login('Administrator')).token;
+  const members = Array.from({ length: 240 }, (_, i) => ({
+    objectid: `IX-${String((i * 37) % 240).padStart(3, '0')}`, kinds: [i % 3 === 0 ? 'Group' : i % 3 === 1 ? 'User' : 'Computer', 'Base'],
+    // Ties: every name several times, with different node ids.
+    name: `${NAMES[i % NAMES.length]}${i % 5 === 0 ? '' : ` ${i % 7}`}@CORP.LOCAL`, environmentId: i % 4 === 0 ? ENV2 : ENV,
+  }));
+  await upsertNodes(t.db.kysely, [{ objectid: 'IX-GROUP', kinds: ['Group', 'Base'], name: 'IX@CORP.LOCAL', environmentId: ENV }, ...members]);
+  await upsertEdges(t.db.kysely, members.map((m) => ({ start: { objectid: m.objectid }, end: { objectid: 'IX-GROUP' }, kind: 'MemberOf' })));
+  tagId = (await t.request({ method: 'POST', url: '/api/v2/asset-group-tags', token: admin, body: { name: 'Indexed', type: 2 } })).json().data.id;
+  const sel = await t.request({ method: 'POST', url: `/api/v2/asset-group-tags/${tagId}/selectors`, token: admin, body: { name: 'ix', seeds: [{ type: 1, value: 'IX-GROUP' }] } });
+  assert.equal(sel.statusCode, 201);
+});
+after(() => t.close());
+
+/** The database's answer: the engine's statement on the members table alone (no index involved). */
+async function expected(query: Record<string, string | string[]>): Promise<{ count: number; ids: number[] }> {
+  const parsed = parseQuery(membersQuery, query);
+  const environments = parsed.params.environments as string[] | undefined;
+  let base = t.db.kysely.selectFrom('asset_group_tag_members as m').where('m.tag_id', '=', tagId);
+  if (environments?.length) base = base.where('m.environment_id', 'in', environments);
+  for (const c of filterConditions(membersQuery, parsed)) base = base.where(c);
+  const count = Number((await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  const rows = await applyPaging(applySort(base.select('m.node_id'), membersQuery, parsed), parsed).execute();
+  return { count, ids: rows.map((r) => Number(r.node_id)) };
+}
+
+async function answer(query: Record<string, string | string[]>): Promise<{ count: number; ids: number[] }> {
+  const res = await t.request({ method: 'GET', url: `/api/v2/asset-group-tags/${tagId}/members`, token: admin, query });
+  assert.equal(res.statusCode, 200, res.body);
+  const body = res.json() as { count: number; data: { members: Array<{ id: number }> } };
+  return { count: body.count, ids: body.data.members.map((m) => m.id) };
+}
+
+const SORTS = [undefined, 'name', '-name', 'objectid', '-objectid', 'id', '-id', ['name', 'id'], ['-name', 'objectid']];
+const FILTERS: Array<Record<string, string | string[]>> = [
+  {}, { name: '~eq:alpha' }, { name: '~eq:ÉMILE' }, { name: '~eq:straße' }, { name: '~eq:σοφος' }, { name: '~eq:i̇stanbul' }, { name: '~eq:İ' },
+  { name: '~eq:a_b' }, { name: '~eq:%' }, { name: '~eq:' }, { name: 'eq:Zeta@CORP.LOCAL' }, { name: 'neq:mu@CORP.LOCAL' },
+  { name: ['~eq:zeta', '~eq:beta'] }, { name: ['~eq:zeta', 'eq:mu@CORP.LOCAL'], object_id: '~eq:1' }, { object_id: '~eq:ix-1' },
+  { primary_kind: 'eq:User' }, { primary_kind: '~eq:comp', name: 'neq:alpha@CORP.LOCAL' }, { environments: ENV2 }, { environments: [ENV, ENV2], name: '~eq:a' },
+];
+const PAGES: Array<Record<string, string>> = [{}, { skip: '7', limit: '25' }, { skip: '200', limit: '25' }, { skip: '3', limit: '0' }, { skip: '500', limit: '5' }];
+
+test('sorted and filtered member pages equal the database statement (ties, case, non-ASCII, environments, paging)', async () => {
+  for (const sort of SORTS) {
+    for (const filter of FILTERS) {
+      for (const page of PAGES) {
+        const query = { ...filter, ...page, ...(sort ? { sort_by: sort } : {}) };
+        assert.deepEqual(await answer(query), await expected(query), JSON.stringify(query));
+      }
+    }
+  }
+});
+
+test('the index follows membership changes (a new member, a removed selector)', async () => {
+  const query = { name: '~eq:newcomer', sort_by: '-name' };
+  assert.deepEqual((await answer(query)).count, 0);
+  await upsertNodes(t.db.kysely, [{ objectid: 'IX-NEW', kinds: ['User', 'Base'], name: 'NEWCOMER@CORP.LOCAL', environmentId: ENV }]);
+  await upsertEdges(t.db.kysely, [{ start: { objectid: 'IX-NEW' }, end: { objectid: 'IX-GROUP' }, kind: 'MemberOf' }]);
+  const sel = await t.request({ method: 'POST', url: `/api/v2/asset-group-tags/${tagId}/selectors`, token: admin, body: { name: 'new', expansion: 0, seeds: [{ type: 1, value: 'IX-NEW' }] } });
+  assert.equal(sel.statusCode, 201);
+  assert.deepEqual(await answer(query), await expected(query));
+  assert.equal((await answer(query)).count, 1);
+  assert.equal((await t.request({ method: 'DELETE', url: `/api/v2/asset-group-tags/${tagId}/selectors/${sel.json().data.id}`, token: admin })).statusCode, 204);
+  const after = { name: '~eq:newcomer', sort_by: 'name' };
+  assert.deepEqual(await answer(after), await expected(after));
+});

@@ -1,0 +1,239 @@
+/**
+ * An in-process index of a tag's members for the sorted and filtered pages (the UI's shapes: 25 per page, moving skip,
+ * sort_by name / objectid, `~eq` search), which the database can only answer by sorting or walking past `skip` rows.
+ *
+ * Per tag: the members' name, objectid, primary kind and environment in `ord` (node id) order, and, built when first
+ * needed, the positions in name / objectid order AS THE DATABASE SORTS THEM (`order by name, node_id`), so the
+ * collation is the database's own. Filters are evaluated here with the engine's meaning (src/http/query/apply.ts):
+ * eq / neq exact, `~eq` = lower(value) contains lower(operand), lower() being JavaScript's toLowerCase, which is the
+ * function SQLite runs (src/db/create-db.ts); on PostgreSQL `~eq` is answered here only when the column's values and
+ * the operand are ASCII and the database lower-cases ASCII as ASCII (otherwise: the database). The page's rows (with
+ * node properties) are then read by `ord`, an index range of at most `limit` keys.
+ *
+ * Valid while asset_group_tag_members is unchanged (src/db/data-versions.ts: the snapshot is taken before the reads,
+ * checked again after the page's read); never used while the versions are not usable, nor for tags over
+ * MAX_INDEXED members. Memory: about 200 bytes per member (≈ 40 MB for 200,000), built on the first such request.
+ */
+import { sql, type Kysely } from 'kysely';
+import type { Db } from '../../db/create-db.ts';
+import type { Database } from '../../db/database.ts';
+import type { ParsedQuery } from '../../http/query/index.ts';
+
+const MAX_INDEXED = 500_000;
+const TABLES = ['asset_group_tag_members'] as const;
+const ASCII = /^[\x00-\x7f]*$/;
+
+type Column = 'name' | 'objectid' | 'primary_kind';
+const FILTER_COLUMN: Record<string, Column> = { name: 'name', object_id: 'objectid', primary_kind: 'primary_kind' };
+const SORT_COLUMN: Record<string, Column | 'id'> = { id: 'id', name: 'name', objectid: 'objectid' };
+
+interface TagIndex {
+  stamp: string;
+  size: number;
+  values: Record<Column, string[]>;
+  environment: Array<string | null>;
+  /** Lower-cased values (built on the first `~eq` over the column) and whether every value is ASCII. */
+  lower: Partial<Record<Column, { values: string[]; ascii: boolean }>>;
+  /** Positions in the database's ascending / descending order of a column (ties: node id ascending). */
+  order: Partial<Record<`${Column | 'id'}:${'asc' | 'desc'}`, Int32Array>>;
+  /**
+   * The matches of recent filter sets in their order (a user pages through one search: the same filters, a moving
+   * skip), the oldest dropped first beyond MATCHES_KEPT entries.
+   */
+  matches: Map<string, Int32Array>;
+  /** Positions held in `matches`. */
+  matched: number;
+}
+
+/** At most this many positions (4 bytes each) kept in a tag's `matches`. */
+const MATCHES_KEPT = 2_000_000;
+
+const indexes = new WeakMap<Db, Map<number, TagIndex | Promise<TagIndex | null>>>();
+/** PostgreSQL: whether lower() maps ASCII letters to ASCII lower case (any locale but a Turkish one). */
+const asciiLowerOk = new WeakMap<Db, Promise<boolean>>();
+
+async function load(db: Db, tagId: number, stamp: string): Promise<TagIndex | null> {
+  const k = db.kysely;
+  const n = await k.selectFrom('asset_group_tag_members').select((eb) => eb.fn.countAll<number>().as('n')).where('tag_id', '=', tagId).executeTakeFirstOrThrow();
+  const size = Number(n.n);
+  if (size > MAX_INDEXED) return null;
+  const rows = await k.selectFrom('asset_group_tag_members').select(['ord', 'name', 'objectid', 'primary_kind', 'environment_id'])
+    .where('tag_id', '=', tagId).orderBy('ord').execute();
+  const values: Record<Column, string[]> = { name: new Array(rows.length), objectid: new Array(rows.length), primary_kind: new Array(rows.length) };
+  const environment: Array<string | null> = new Array(rows.length);
+  const kinds = new Map<string, string>();
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i];
+    if (Number(r.ord) !== i) return null; // positions must be 0..n-1 (they are: membership.service.ts)
+    values.name[i] = r.name;
+    values.objectid[i] = r.objectid;
+    let kind = kinds.get(r.primary_kind);
+    if (kind === undefined) kinds.set(r.primary_kind, (kind = r.primary_kind));
+    values.primary_kind[i] = kind;
+    environment[i] = r.environment_id;
+  }
+  if (db.versions.snapshot(TABLES) !== stamp) return null;
+  return { stamp, size: rows.length, values, environment, lower: {}, order: {}, matches: new Map(), matched: 0 };
+}
+
+async function indexOf(db: Db, tagId: number): Promise<TagIndex | null> {
+  if (!db.versions.usable()) return null;
+  const stamp = db.versions.snapshot(TABLES);
+  let perDb = indexes.get(db);
+  if (!perDb) indexes.set(db, (perDb = new Map()));
+  const held = perDb.get(tagId);
+  if (held && !(held instanceof Promise) && held.stamp === stamp) return held;
+  if (held instanceof Promise) {
+    const ready = await held;
+    if (ready && ready.stamp === db.versions.snapshot(TABLES)) return ready;
+  }
+  const building = load(db, tagId, stamp);
+  perDb.set(tagId, building);
+  const built = await building;
+  if (perDb.get(tagId) === building) {
+    if (built) perDb.set(tagId, built);
+    else perDb.delete(tagId);
+  }
+  return built;
+}
+
+/** Positions sorted as `order by <column> <direction>, node_id asc` on the database. */
+async function orderOf(db: Db, tagId: number, ix: TagIndex, column: Column | 'id', direction: 'asc' | 'desc'): Promise<Int32Array | null> {
+  const key = `${column}:${direction}` as const;
+  const held = ix.order[key];
+  if (held) return held;
+  if (column === 'id') {
+    const order = new Int32Array(ix.size);
+    for (let i = 0; i < ix.size; i++) order[i] = direction === 'asc' ? i : ix.size - 1 - i;
+    return (ix.order[key] = order);
+  }
+  let asc = ix.order[`${column}:asc`];
+  if (!asc) {
+    const rows = await db.kysely.selectFrom('asset_group_tag_members').select('ord').where('tag_id', '=', tagId)
+      .orderBy(column).orderBy('node_id').execute();
+    if (rows.length !== ix.size || db.versions.snapshot(TABLES) !== ix.stamp) return null;
+    asc = Int32Array.from(rows, (r) => Number(r.ord));
+    ix.order[`${column}:asc`] = asc;
+  }
+  if (direction === 'asc') return asc;
+  // Descending with node id ascending among equal values: the ascending runs of equal values, last run first.
+  const values = ix.values[column];
+  const desc = new Int32Array(asc.length);
+  let out = 0;
+  for (let end = asc.length; end > 0;) {
+    let start = end - 1;
+    while (start > 0 && values[asc[start - 1]] === values[asc[end - 1]]) start--;
+    for (let i = start; i < end; i++) desc[out++] = asc[i];
+    end = start;
+  }
+  ix.order[key] = desc;
+  return desc;
+}
+
+function lowerOf(ix: TagIndex, column: Column): { values: string[]; ascii: boolean } {
+  let held = ix.lower[column];
+  if (!held) {
+    const values = ix.values[column].map((v) => v.toLowerCase());
+    held = { values, ascii: ix.values[column].every((v) => ASCII.test(v)) };
+    ix.lower[column] = held;
+  }
+  return held;
+}
+
+async function postgresLowersAscii(db: Db): Promise<boolean> {
+  let held = asciiLowerOk.get(db);
+  if (!held) {
+    held = sql<{ ok: boolean }>`select lower('ABCDEFGHIJKLMNOPQRSTUVWXYZ') = 'abcdefghijklmnopqrstuvwxyz' as ok`.execute(db.kysely as Kysely<Database>)
+      .then((r) => Boolean(r.rows[0]?.ok), () => false);
+    asciiLowerOk.set(db, held);
+  }
+  return held;
+}
+
+type Test = (position: number) => boolean;
+
+/** The filters and `environments` as one test per position, or null when the database must answer. */
+async function testsOf(db: Db, ix: TagIndex, parsed: ParsedQuery, environments: string[] | undefined): Promise<Test[] | null> {
+  const groups = new Map<Column, { any: Test[]; all: Test[] }>();
+  for (const f of parsed.filters) {
+    const column = FILTER_COLUMN[f.name];
+    if (!column) return null;
+    let group = groups.get(column);
+    if (!group) groups.set(column, (group = { any: [], all: [] }));
+    const values = ix.values[column];
+    for (const raw of f.values) {
+      if (typeof raw !== 'string') return null;
+      if (f.predicate === 'eq') group.any.push((p) => values[p] === raw);
+      else if (f.predicate === 'neq') group.all.push((p) => values[p] !== raw);
+      else if (f.predicate === '~eq') {
+        const lower = lowerOf(ix, column);
+        if (db.dialect === 'postgres' && (!lower.ascii || !ASCII.test(raw) || !(await postgresLowersAscii(db)))) return null;
+        const operand = raw.toLowerCase();
+        const lowered = lower.values;
+        group.any.push((p) => lowered[p].includes(operand));
+      } else return null;
+    }
+  }
+  const tests: Test[] = [];
+  for (const { any, all } of groups.values()) {
+    if (any.length === 1) tests.push(any[0]);
+    else if (any.length > 1) tests.push((p) => any.some((t) => t(p)));
+    tests.push(...all);
+  }
+  if (environments) {
+    const wanted = new Set(environments);
+    tests.push((p) => ix.environment[p] !== null && wanted.has(ix.environment[p]!));
+  }
+  return tests;
+}
+
+/** The single sort key of the request (the tie-breaker, node id ascending, is implied), or null. */
+function sortOf(parsed: ParsedQuery): { column: Column | 'id'; direction: 'asc' | 'desc' } | null {
+  const seen = new Set<string>();
+  const terms = parsed.sort.filter((t) => !seen.has(t.name) && seen.add(t.name));
+  if (terms.length === 0) return { column: 'id', direction: 'asc' };
+  const [first, second] = terms;
+  const column = SORT_COLUMN[first.name];
+  if (!column || terms.length > 2) return null;
+  if (second && !(second.name === 'id' && !second.descending)) return null;
+  return { column, direction: first.descending ? 'desc' : 'asc' };
+}
+
+/** The request's matching positions in its order, or null when the database must answer. */
+export async function indexedMatches(db: Db, tagId: number, parsed: ParsedQuery, environments: string[] | undefined): Promise<{ stamp: string; positions: Int32Array } | null> {
+  const sort = sortOf(parsed);
+  if (!sort) return null;
+  const ix = await indexOf(db, tagId);
+  if (!ix) return null;
+  const tests = await testsOf(db, ix, parsed, environments);
+  if (!tests) return null;
+  const order = await orderOf(db, tagId, ix, sort.column, sort.direction);
+  if (!order) return null;
+  if (tests.length === 0) return { stamp: ix.stamp, positions: order };
+  const key = JSON.stringify([parsed.filters.map((f) => [f.name, f.predicate, f.values]), environments ?? null, sort.column, sort.direction]);
+  const kept = ix.matches.get(key);
+  if (kept) return { stamp: ix.stamp, positions: kept };
+  const out = new Int32Array(order.length);
+  let n = 0;
+  outer: for (let i = 0; i < order.length; i++) {
+    const p = order[i];
+    for (const t of tests) if (!t(p)) continue outer;
+    out[n++] = p;
+  }
+  const positions = out.slice(0, n);
+  while (ix.matched + n > MATCHES_KEPT && ix.matches.size > 0) {
+    const [oldest, held] = ix.matches.entries().next().value as [string, Int32Array];
+    ix.matches.delete(oldest);
+    ix.matched -= held.length;
+  }
+  if (n <= MATCHES_KEPT) {
+    ix.matches.set(key, positions);
+    ix.matched += n;
+  }
+  return { stamp: ix.stamp, positions };
+}
+
+/** Whether the members table is still what `stamp` was taken of. */
+export function indexStillValid(db: Db, stamp: string): boolean {
+  return db.versions.usable() && db.versions.snapshot(TABLES) === stamp;
+}
