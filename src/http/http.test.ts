@@ -82,8 +82,8 @@ test('Prefer: default and echoed values', async () => {
   assert.equal(res.headers['preference-applied'], 'wait=7');
 });
 
-test('Prefer: malformed values are 400', async () => {
-  for (const value of ['wait=abc', 'wait=-2', 'wait=1.5', 'respond-async', 'wait=5, handling=lenient', 'wait=']) {
+test('Prefer: a malformed wait is 400, also among other preferences', async () => {
+  for (const value of ['wait=abc', 'wait=-2', 'wait=1.5', 'wait=', 'wait', 'respond-async, wait=x', 'wait=5s; foo=bar']) {
     const res = await t.request({ method: 'GET', url: '/health', headers: { prefer: value } });
     assert.deepEqual(errorOf(res), {
       status: 400,
@@ -92,12 +92,32 @@ test('Prefer: malformed values are 400', async () => {
   }
 });
 
-test('Prefer: wait=-1 needs the feature', async () => {
+test('Prefer (RFC 7240): other preferences are ignored, parameters and quotes allowed, the first wait counts', async () => {
+  const cases: Array<[string, string]> = [
+    ['wait=5, return=minimal', 'wait=5'],
+    ['return=minimal, wait=5', 'wait=5'],
+    ['respond-async', 'wait=30'],
+    ['handling=lenient; strict, respond-async', 'wait=30'],
+    ['Wait = 7 ; foo="a,b", wait=9', 'wait=7'],
+    ['wait="12"', 'wait=12'],
+    ['foo="x, wait=abc", wait=4', 'wait=4'],
+  ];
+  for (const [value, applied] of cases) {
+    const res = await t.request({ method: 'GET', url: '/health', headers: { prefer: value } });
+    assert.equal(res.statusCode, 200, value);
+    assert.equal(res.headers['preference-applied'], applied, value);
+  }
+});
+
+test('Prefer: wait=-1 needs the feature, and the refusal names the flag', async () => {
   const res = await t.request({ method: 'GET', url: '/health', headers: { prefer: 'wait=-1' } });
-  assert.deepEqual(errorOf(res), { status: 400, messages: ['Prefer header has an invalid value: failed to bypass limits: feature disabled'] });
+  assert.deepEqual(errorOf(res), {
+    status: 400,
+    messages: ['Prefer header has an invalid value: failed to bypass limits: feature disabled (wait=-1 is honoured only when the server runs with --allow-unlimited-wait)'],
+  });
   const open = await createTestApp({ allowUnlimitedWait: true });
   try {
-    const ok = await open.request({ method: 'GET', url: '/health', headers: { prefer: 'wait=-1' } });
+    const ok = await open.request({ method: 'GET', url: '/health', headers: { prefer: 'return=minimal, wait=-1' } });
     assert.equal(ok.statusCode, 200);
     assert.equal(ok.headers['preference-applied'], 'wait=-1');
   } finally {
