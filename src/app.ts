@@ -14,7 +14,7 @@ import { registerRateLimit } from './http/rate-limit.ts';
 import { registerResponseCache } from './http/response-cache.ts';
 import { registerCompression } from './http/compression.ts';
 import { learnForeignKeyActions } from './db/data-versions.ts';
-import { parseQuery, querystringSchema, type CompiledQuery } from './http/query/index.ts';
+import { defineQuery, parseQuery, querystringSchema, type CompiledQuery } from './http/query/index.ts';
 import { toArray, type Access, type Route } from './http/route.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
@@ -135,7 +135,8 @@ export async function buildApp({ config, db, extraRoutes = [] }: AppOptions): Pr
     const access = options.config?.access;
     if (!access) throw new Error(`route ${options.method} ${options.url} declares no access (public or permissions)`);
     options.onRequest = [guardFor(access), ...toArray(options.onRequest)];
-    const query = options.config?.query;
+    // An API route that declares no query parameters takes none: any is a 400 (CONTRACT §3), never ignored.
+    const query = options.config?.query ?? (takesNoQuery(options) ? NO_QUERY : undefined);
     if (query) {
       options.schema = { ...options.schema, querystring: querystringSchema(query) };
       options.preHandler = [
@@ -193,6 +194,13 @@ export async function buildApp({ config, db, extraRoutes = [] }: AppOptions): Pr
     app.route(r);
   }
   return app;
+}
+
+const NO_QUERY = defineQuery({});
+
+/** An /api/ route without a query declaration and without a querystring schema of its own. */
+function takesNoQuery(options: RouteOptions): boolean {
+  return options.url.startsWith('/api/') && !(options.schema as { querystring?: unknown } | undefined)?.querystring;
 }
 
 function urlPattern(url: string): RegExp {

@@ -4,6 +4,8 @@
  */
 export const Messages = {
   badFilter: 'there are errors in the query parameter filters specified',
+  /** The contract's text, then which parameter and why (`name=foo:bar (a string operand ...)`). */
+  badFilterIn: (name: string, detail: string) => `there are errors in the query parameter filters specified: ${name}${detail}`,
   columnNotFilterable: (name: string) => `the specified column cannot be filtered: ${name}`,
   predicateNotSupported: (name: string, predicate: string) =>
     `the specified filter predicate is not supported for this column: ${name} ${predicate}`,
@@ -28,6 +30,15 @@ export const Messages = {
   dbUnavailable: 'the database is unavailable',
   timedOut: 'request timed out',
 } as const;
+
+/**
+ * The hint for a time whose offset `+` arrived as a space (an unencoded `+` in a URL query means a
+ * space): ` (...)` to append to a message, or '' when the text does not look like that.
+ */
+export function offsetPlusHint(text: string): string {
+  const m = /^(.*T\d\d:\d\d(?::\d\d(?:\.\d+)?)?) (\d\d:\d\d)$/.exec(text);
+  return m ? ` (a "+" in a query string is read as a space: send the offset encoded, ${m[1]}%2B${m[2]})` : '';
+}
 
 export class ApiError extends Error {
   readonly status: number;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { Messages } from '../errors.ts';
+import { ApiError, Messages } from '../errors.ts';
 import { parseQuery, type FilterValue, type Predicate } from './index.ts';
 import { Q, throws400 } from './test-fixtures.ts';
 
@@ -12,7 +12,14 @@ const single = (name: string, value: string) => {
 };
 const ok = (name: string, value: string, predicate: Predicate, expected: FilterValue) =>
   assert.deepEqual(single(name, value), { predicate, value: expected }, `${name}=${value}`);
-const bad = (name: string, value: string) => throws400(() => one(name, value), Messages.badFilter);
+/** A malformed value: the contract's text, then the parameter's name and value (the why is tested below). */
+const bad = (name: string, value: string) =>
+  assert.throws(() => one(name, value), (err: unknown) => {
+    assert.ok(err instanceof ApiError && err.status === 400, `${name}=${value}: ${String(err)}`);
+    assert.equal(err.messages.length, 1);
+    assert.ok(err.messages[0].startsWith(`${Messages.badFilterIn(name, '=')}${value.slice(0, 20)}`), `${name}=${value}: ${err.messages[0]}`);
+    return true;
+  });
 
 test('string: eq (bare and explicit), ~eq, neq; operand any text without a colon', () => {
   ok('name', 'alice', 'eq', 'alice');
@@ -152,22 +159,51 @@ test('unknown parameters are not filterable columns', () => {
     throws400(() => parseQuery(Q, raw), Messages.columnNotFilterable(key));
   }
   // the first offending parameter, in query-string order, is reported
-  throws400(() => parseQuery(Q, { name: 'a:b', nope: 'x' }), Messages.badFilter);
+  throws400(() => parseQuery(Q, { name: 'a:b', nope: 'x' }), Messages.badFilterIn('name', '=a:b (a string operand may not contain a colon)'));
   throws400(() => parseQuery(Q, { nope: 'x', name: 'a:b' }), Messages.columnNotFilterable('nope'));
 });
 
 test('abuse: more than 100 values for one parameter', () => {
   const values = Array.from({ length: 100 }, (_, i) => `v${i}`);
   assert.equal(parseQuery(Q, { name: values }).filters[0].values.length, 100);
-  throws400(() => parseQuery(Q, { name: [...values, 'x'] }), Messages.badFilter);
-  throws400(() => parseQuery(Q, { sort_by: Array(101).fill('name') }), Messages.badFilter);
-  throws400(() => parseQuery(Q, { environments: Array(101).fill('e') }), Messages.badFilter);
+  throws400(() => parseQuery(Q, { name: [...values, 'x'] }), Messages.badFilterIn('name', ' (more than 100 values)'));
+  throws400(() => parseQuery(Q, { sort_by: Array(101).fill('name') }), Messages.badFilterIn('sort_by', ' (more than 100 values)'));
+  throws400(() => parseQuery(Q, { environments: Array(101).fill('e') }), Messages.badFilterIn('environments', ' (more than 100 values)'));
 });
 
 test('raw values: arrays, coerced scalars, absent values; objects are malformed', () => {
   assert.deepEqual(parseQuery(Q, { n: 5 as unknown as string }).filters[0].values, [5]);
   assert.deepEqual(parseQuery(Q, { enabled: true as unknown as string }).filters[0].values, [true]);
   assert.deepEqual(parseQuery(Q, { name: undefined, n: [] }).filters, []);
-  throws400(() => parseQuery(Q, { name: { a: 'b' } }), Messages.badFilter);
-  throws400(() => parseQuery(Q, { name: [['x']] }), Messages.badFilter);
+  throws400(() => parseQuery(Q, { name: { a: 'b' } }), Messages.badFilterIn('name', ' (not a text value)'));
+  throws400(() => parseQuery(Q, { name: [['x']] }), Messages.badFilterIn('name', ' (not a text value)'));
+});
+
+test('a malformed filter value: the message names the parameter, its value and why', () => {
+  const why = (name: string, value: string, detail: string) =>
+    throws400(() => one(name, value), `there are errors in the query parameter filters specified: ${name}=${value} (${detail})`);
+  why('name', 'foo:bar', 'a string operand may not contain a colon');
+  why('name', 'gt:a', 'gt does not apply to a string column');
+  why('enabled', 'yes', 'expected true or false');
+  why('client_id', 'nope', 'expected a UUID such as 0e0d0c0b-0a09-0807-0605-040302010000');
+  why('n', '1.5', 'expected an integer');
+  why('created_at', 'gt:yesterday', 'expected an RFC-3339 date-time such as 2024-01-02T03:04:05Z');
+  why('status', 'done', 'expected one of: ready (0), running (1), complete (2), canceled (3), partially complete (4)');
+  why('deleted_at', 'gt:null', 'null goes with eq or neq only');
+  const long = 'x'.repeat(100);
+  throws400(() => one('n', long), `there are errors in the query parameter filters specified: n=${'x'.repeat(80)}… (expected an integer)`);
+});
+
+test('a time whose offset "+" arrived as a space (unencoded in the URL): the message says to encode it', () => {
+  // `?created_at=gt:2024-01-02T05:04:05+02:00` typed into a shell reaches the server with a space.
+  throws400(
+    () => one('created_at', 'gt:2024-01-02T05:04:05 02:00'),
+    'there are errors in the query parameter filters specified: created_at=gt:2024-01-02T05:04:05 02:00 ' +
+      '(a "+" in a query string is read as a space: send the offset encoded, 2024-01-02T05:04:05%2B02:00)',
+  );
+  throws400(
+    () => parseQuery(Q, { start: '2024-01-02T05:04:05.5 02:00' }),
+    'query parameter "start" is malformed (a "+" in a query string is read as a space: send the offset encoded, 2024-01-02T05:04:05.5%2B02:00)',
+  );
+  throws400(() => parseQuery(Q, { start: 'soon' }), 'query parameter "start" is malformed');
 });

@@ -47,10 +47,10 @@ test('paging: defaults, digits only, int32 bound, no repeats', () => {
   }
 });
 
-test('paging: without a paging declaration skip and limit are unknown', () => {
+test('paging: without a paging declaration skip and limit are unknown, and the message says the list is not paged', () => {
   const noPaging = defineQuery({ filters: { a: { kind: 'string', column: 'a' } } });
-  throws400(() => parseQuery(noPaging, { skip: '1' }), Messages.columnNotFilterable('skip'));
-  throws400(() => parseQuery(noPaging, { limit: '1' }), Messages.columnNotFilterable('limit'));
+  throws400(() => parseQuery(noPaging, { skip: '1' }), 'the specified column cannot be filtered: skip (this list is not paged: it takes no skip or limit)');
+  throws400(() => parseQuery(noPaging, { limit: '1' }), 'the specified column cannot be filtered: limit (this list is not paged: it takes no skip or limit)');
   assert.deepEqual(pick(parseQuery(noPaging, {})), { skip: 0, limit: 0 });
 });
 

@@ -3,7 +3,7 @@
  * declaration (CONTRACT.md §3). Knows no SQL. Every failure is an ApiError 400 with the contract's text.
  */
 import type { ParsedInstant } from '../../db/time.ts';
-import { badRequest, Messages } from '../errors.ts';
+import { badRequest, Messages, offsetPlusHint } from '../errors.ts';
 import {
   ALL_PREDICATES,
   KIND_PREDICATES,
@@ -61,13 +61,17 @@ export function parseQuery(q: CompiledQuery, raw: Record<string, unknown>): Pars
   const params: Record<string, unknown> = {};
 
   for (const key of Object.keys(raw ?? {})) {
-    const values = valuesOf(raw[key]);
+    const values = valuesOf(key, raw[key]);
     if (values.length === 0) continue;
     const filter = q.filters.get(key);
     const param = q.params.get(key);
     const paging = q.paging !== undefined && (key === SKIP_PARAM || key === LIMIT_PARAM);
-    if (!filter && !param && !paging && key !== SORT_PARAM) throw badRequest(Messages.columnNotFilterable(key));
-    if (values.length > MAX_VALUES) throw badRequest(Messages.badFilter);
+    if (!filter && !param && !paging && key !== SORT_PARAM) {
+      // skip / limit on a list that is not paged: say so, rather than only "cannot be filtered"
+      const unpaged = q.paging === undefined && (key === SKIP_PARAM || key === LIMIT_PARAM) ? ' (this list is not paged: it takes no skip or limit)' : '';
+      throw badRequest(Messages.columnNotFilterable(key) + unpaged);
+    }
+    if (values.length > MAX_VALUES) throw badRequest(Messages.badFilterIn(key, ` (more than ${MAX_VALUES} values)`));
 
     if (key === SORT_PARAM) sort = parseSort(q, values);
     else if (paging) {
@@ -89,17 +93,43 @@ export function parseQuery(q: CompiledQuery, raw: Record<string, unknown>): Pars
 }
 
 /** Normalises one query-string entry to its list of texts; anything else is a malformed filter. */
-function valuesOf(value: unknown): string[] {
+function valuesOf(key: string, value: unknown): string[] {
   if (value === undefined || value === null) return [];
-  if (Array.isArray(value)) return value.flatMap((v) => (v === undefined || v === null ? [] : [scalar(v)]));
-  return [scalar(value)];
+  if (Array.isArray(value)) return value.flatMap((v) => (v === undefined || v === null ? [] : [scalar(key, v)]));
+  return [scalar(key, value)];
 }
 
-function scalar(value: unknown): string {
+function scalar(key: string, value: unknown): string {
   if (typeof value === 'string') return value;
   // Tolerates a querystring schema that coerced types before us.
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
-  throw badRequest(Messages.badFilter);
+  throw badRequest(Messages.badFilterIn(key, ' (not a text value)'));
+}
+
+/** `name=text (why)`, the text cut at 80 characters. */
+function badValue(f: CompiledFilter, text: string, why: string) {
+  const shown = text.length > 80 ? `${text.slice(0, 80)}…` : text;
+  return badRequest(Messages.badFilterIn(f.name, `=${shown} (${why})`));
+}
+
+const OPERANDS: Record<FilterKind, string> = {
+  string: 'a string operand may not contain a colon',
+  boolean: 'expected true or false',
+  uuid: 'expected a UUID such as 0e0d0c0b-0a09-0807-0605-040302010000',
+  integer: 'expected an integer',
+  timestamp: 'expected an RFC-3339 date-time such as 2024-01-02T03:04:05Z',
+};
+
+function operandProblem(f: CompiledFilter, predicate: Predicate, operand: string): string {
+  if (f.kind === 'timestamp') {
+    const hint = offsetPlusHint(operand);
+    if (hint) return hint.slice(2, -1);
+  }
+  if (f.kind === 'string' && f.enumEntries && predicate !== '~eq' && !operand.includes(':')) {
+    return `expected one of: ${f.enumEntries.map(([label, n]) => `${label} (${n})`).join(', ')}`;
+  }
+  if (f.nullable && operand === 'null') return `null goes with eq or neq only`;
+  return OPERANDS[f.kind];
 }
 
 function parseSort(q: CompiledQuery, values: string[]): SortTerm[] {
@@ -145,11 +175,11 @@ export function parseFilterValue(f: CompiledFilter, text: string): { predicate: 
       operand = text.slice(colon + 1);
     }
   }
-  if (!KIND_PREDICATES[f.kind].includes(predicate)) throw badRequest(Messages.badFilter);
+  if (!KIND_PREDICATES[f.kind].includes(predicate)) throw badValue(f, text, `${predicate} does not apply to a ${f.kind} column`);
   if (!f.allowed.has(predicate)) throw badRequest(Messages.predicateNotSupported(f.name, predicate));
   if (f.nullable && operand === 'null' && (predicate === 'eq' || predicate === 'neq')) return { predicate, value: null };
   const value = parseOperand(f, predicate, operand);
-  if (value === undefined) throw badRequest(Messages.badFilter);
+  if (value === undefined) throw badValue(f, text, operandProblem(f, predicate, operand));
   return { predicate, value };
 }
 
@@ -182,7 +212,10 @@ function parseEnumOperand(f: CompiledFilter, operand: string): number | undefine
 function parseParam(key: string, spec: ParamSpec, values: string[]): unknown {
   if (spec.type === 'string[]') return values;
   const value = values.length === 1 ? parseSingleParam(spec, values[0]) : undefined;
-  if (value === undefined) throw badRequest(Messages.malformedParam(key));
+  if (value === undefined) {
+    const hint = spec.type === 'timestamp' && values.length === 1 ? offsetPlusHint(values[0]) : '';
+    throw badRequest(Messages.malformedParam(key) + hint);
+  }
   return value;
 }
 

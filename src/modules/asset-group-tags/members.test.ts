@@ -101,7 +101,9 @@ test('members bad input: exact 400 messages', async () => {
     [{ sort_by: 'kind' }, 'column format does not support sorting: kind'],
     [{ sort_by: '' }, 'empty sort_by parameter supplied'],
     [{ kind: 'eq:User' }, 'the specified column cannot be filtered: kind'],
-    [{ name: 'gt:A' }, 'there are errors in the query parameter filters specified'],
+    [{ name: 'gt:A' }, 'there are errors in the query parameter filters specified: name=gt:A (gt does not apply to a string column)'],
+    // the newcomer's `name=foo:bar`: which parameter, and why
+    [{ name: 'foo:bar' }, 'there are errors in the query parameter filters specified: name=foo:bar (a string operand may not contain a colon)'],
     [{ limit: '-1' }, 'query parameter "limit" is malformed'],
     [{ skip: 'x' }, 'query parameter "skip" is malformed'],
   ];

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { errorResponses } from '../../http/envelope.ts';
-import { badRequest } from '../../http/errors.ts';
+import { badRequest, offsetPlusHint } from '../../http/errors.ts';
 import { defineQuery, type ParsedQuery } from '../../http/query/index.ts';
 import { route } from '../../http/route.ts';
 import type { Db } from '../../db/create-db.ts';
@@ -31,7 +31,7 @@ export function timeRange(parsed: ParsedQuery): { start: number; end: number } {
     const raw = parsed.params[name] as string | undefined;
     if (raw === undefined) return undefined;
     const instant = parseRfc3339(raw);
-    if (!instant) throw badRequest(`invalid RFC-3339 datetime format: ${raw}`);
+    if (!instant) throw badRequest(`invalid RFC-3339 datetime format: ${raw}${offsetPlusHint(raw)}`);
     return instant.micros;
   };
   const end = read('end') ?? nowMicros();

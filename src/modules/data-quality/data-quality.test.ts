@@ -77,6 +77,12 @@ test(`data quality on ${DIALECT}: errors`, async () => {
   assert.deepEqual(await err('/api/v2/platform/gcp/data-quality-stats'), { status: 400, messages: ['invalid platform id specified in url: gcp'] });
   assert.deepEqual(await err('/api/v2/platform/AD/data-quality-stats'), { status: 400, messages: ['invalid platform id specified in url: AD'] });
   assert.deepEqual(await err('/api/v2/platform/ad/data-quality-stats', { start: '2026-01-01' }), { status: 400, messages: ['invalid RFC-3339 datetime format: 2026-01-01'] });
+  // an unencoded "+" in the offset (as typed into a shell) arrives as a space: the message says to encode it
+  assert.deepEqual(await err('/api/v2/platform/ad/data-quality-stats?start=2026-01-01T00:00:00+02:00'), {
+    status: 400,
+    messages: ['invalid RFC-3339 datetime format: 2026-01-01T00:00:00 02:00 (a "+" in a query string is read as a space: send the offset encoded, 2026-01-01T00:00:00%2B02:00)'],
+  });
+  assert.equal((await get('/api/v2/platform/ad/data-quality-stats?start=2026-01-01T00:00:00%2B02:00')).statusCode, 200);
   assert.deepEqual(await err('/api/v2/platform/ad/data-quality-stats', { start: '2026-01-02T00:00:00Z', end: '2026-01-01T00:00:00Z' }), { status: 400, messages: ['start must be before end'] });
   assert.deepEqual(await err('/api/v2/platform/ad/data-quality-stats', { sort_by: 'domains' }), { status: 400, messages: ['column format does not support sorting: domains'] });
   assert.deepEqual(await err('/api/v2/platform/ad/data-quality-stats', { limit: '-1' }), { status: 400, messages: ['query parameter "limit" is malformed'] });

@@ -47,8 +47,9 @@ test('available: the caller\'s ready and due jobs only, {data} without count/ski
   assert.deepEqual(await ids({ client_id: b.id }), []);
   assert.deepEqual(await ids({ event_id: 'eq:null', id: [] }), [due.id, due2.id]);
   assert.deepEqual(await ids({ domain_controller: '~eq:%' }), []);
-  assert.deepEqual(errorOf(await poll(a.token, { skip: '1' })), { status: 400, messages: ['the specified column cannot be filtered: skip'] });
-  assert.deepEqual(errorOf(await poll(a.token, { client_id: 'nope' })), { status: 400, messages: ['there are errors in the query parameter filters specified'] });
+  assert.deepEqual(errorOf(await poll(a.token, { skip: '1' })), { status: 400, messages: ['the specified column cannot be filtered: skip (this list is not paged: it takes no skip or limit)'] });
+  assert.deepEqual(errorOf(await poll(a.token, { limit: '1' })), { status: 400, messages: ['the specified column cannot be filtered: limit (this list is not paged: it takes no skip or limit)'] });
+  assert.deepEqual(errorOf(await poll(a.token, { client_id: 'nope' })), { status: 400, messages: ['there are errors in the query parameter filters specified: client_id=nope (expected a UUID such as 0e0d0c0b-0a09-0807-0605-040302010000)'] });
   assert.deepEqual(errorOf(await poll(a.token, { hydrate_ous: 'maybe' })), { status: 400, messages: ['query parameter "hydrate_ous" is malformed'] });
   assert.deepEqual(errorOf(await poll(a.token, { sort_by: '' })), { status: 400, messages: ['empty sort_by parameter supplied'] });
 });

@@ -113,8 +113,12 @@ test('GET /jobs: status filter by name (~eq:complete finds complete and partiall
   assert.deepEqual([page.skip, page.limit], [1, 2]);
   assert.deepEqual(page.data.map((j: { id: number }) => j.id), [ids[1], ids[2]]);
   assert.deepEqual((await list({ end_time: 'eq:null' })).json().data.map((j: { id: number }) => j.id), [ready.id]);
-  assert.deepEqual(errorOf(await list({ status: 'gt:1' })), { status: 400, messages: ['there are errors in the query parameter filters specified'] });
-  assert.deepEqual(errorOf(await list({ status: 'bogus' })), { status: 400, messages: ['there are errors in the query parameter filters specified'] });
+  assert.deepEqual(errorOf(await list({ status: 'gt:1' })), { status: 400, messages: ['there are errors in the query parameter filters specified: status=gt:1 (gt does not apply to a string column)'] });
+  assert.deepEqual(errorOf(await list({ status: 'bogus' })), {
+    status: 400,
+    messages: ['there are errors in the query parameter filters specified: status=bogus (expected one of: invalid (-1), ready (0), running (1), complete (2), canceled (3), ' +
+      'timedout (4), failed (5), ingesting (6), analyzing (7), partiallycomplete (8), cancelled (3), timed_out (4), partially_complete (8))'],
+  });
   assert.deepEqual(errorOf(await list({ colour: 'red' })), { status: 400, messages: ['the specified column cannot be filtered: colour'] });
   assert.deepEqual(errorOf(await list({ sort_by: 'client_name' })), { status: 400, messages: ['column format does not support sorting: client_name'] });
   const readOnly = (await t.login('Read-Only')).token;

@@ -198,7 +198,7 @@ test('list: filters, sorting and their errors', async () => {
   assert.deepEqual(await names('slug=eq:alpha-idp'), ['Alpha IdP']);
   assert.deepEqual(await names('name=~eq:idp&name=neq:Mid IdP&sort_by=slug'), ['Alpha IdP', 'Zeta IdP']);
   assert.deepEqual(errorOf(await get('issuer=x')), { status: 400, messages: ['the specified column cannot be filtered: issuer'] });
-  assert.deepEqual(errorOf(await get('name=gt:a')), { status: 400, messages: ['there are errors in the query parameter filters specified'] });
+  assert.deepEqual(errorOf(await get('name=gt:a')), { status: 400, messages: ['there are errors in the query parameter filters specified: name=gt:a (gt does not apply to a string column)'] });
   assert.deepEqual(errorOf(await get('sort_by=issuer')), { status: 400, messages: ['column format does not support sorting: issuer'] });
   assert.deepEqual(errorOf(await get('sort_by=')), { status: 400, messages: ['empty sort_by parameter supplied'] });
   const reader = await t.login('Read-Only');
