@@ -1,6 +1,6 @@
 import { signedHeaders } from './signature.ts';
 import type {
-  AdDataQualityRecord, ApiVersion, AuditLog, AvailableDomain, AssetGroupTag, AssetGroupTagMember, AssetGroupTagSelector, AuthToken, AzureDataQualityRecord,
+  AdDataQualityRecord, ApiVersion, AuditLog, AvailableDomain, AssetGroupTag, AzureEntityInfo, AzureNode, AssetGroupTagMember, AssetGroupTagSelector, AuthToken, AzureDataQualityRecord,
   ClientJob, CollectionClient, CypherResult, EntityInfo, CollectionEvent, ControllerEntry, CreateOidcProviderBody, CreateSelectorBody, EventBody, FileUploadJob,
   FileUploadTask, FlatGraph, LoginResult, MemberCounts, OidcProvider, Page, Query, SavedQuery, ScheduledEvent, SearchHit, SsoProvider, UnifiedGraph, UpdateSelectorBody, User,
 } from './types.ts';
@@ -228,6 +228,21 @@ export class ScentClient {
     // BloodHound sends the map bare; a map wrapped in `data` (its only key) is unwrapped.
     const keys = Object.keys(answer);
     return keys.length === 1 && keys[0] === 'data' ? (answer as { data: FlatGraph | UnifiedGraph }).data : (answer as FlatGraph);
+  }
+  /**
+   * `GET /api/v2/azure/<type>?object_id=`: an Azure node (kind, kinds, props) with its type's counts
+   * (numbers, or `descendents.descendent_counts` / `Readers` objects).
+   */
+  async getAzureEntity(type: string, objectId: string): Promise<AzureEntityInfo> {
+    return (await this.request<{ data: AzureEntityInfo }>('GET', `/api/v2/azure/${type}`, { query: { object_id: objectId } })).data;
+  }
+  /** One related list of an Azure node (`related_entity_type`), paged. */
+  listAzureRelated(type: string, objectId: string, related: string, query?: Query): Promise<Page<AzureNode[]>> {
+    return this.request('GET', `/api/v2/azure/${type}`, { query: { ...query, object_id: objectId, related_entity_type: related, type: 'list' } });
+  }
+  /** The same related list as BloodHound's flat graph map (`type=graph`). */
+  getAzureRelatedGraph(type: string, objectId: string, related: string): Promise<FlatGraph> {
+    return this.request('GET', `/api/v2/azure/${type}`, { query: { object_id: objectId, related_entity_type: related, type: 'graph' } });
   }
   /**
    * `POST /api/v2/graphs/cypher`: the unified graph of what the query returned, plus scalar columns

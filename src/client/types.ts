@@ -166,6 +166,10 @@ export interface FlatGraphEdge { id1: string; id2: string; label: { text: string
 export type FlatGraph = Record<string, FlatGraphNode | FlatGraphEdge>;
 /** `GET /api/v2/<type>/<object id>`: the node's properties, its kinds, and a count per related list. */
 export interface EntityInfo { props: Record<string, unknown>; kind?: string; kinds?: string[]; [list: string]: unknown }
+/** An Azure node as `GET /api/v2/azure/<type>` answers it (alone, or as the rows of a related list). */
+export interface AzureNode { kind: string; kinds: string[]; isTierZero: boolean; isOwnedObject: boolean; props: Record<string, unknown> }
+/** An Azure node with its type's counts: numbers, `descendents.descendent_counts` (per kind) or `Readers` (per list). */
+export interface AzureEntityInfo extends AzureNode { [count: string]: unknown }
 /** BloodHound's unified graph (Cypher, shortest paths): nodes by id, edges as a list. */
 export interface UnifiedGraphNode {
   label: string; kind: string; kinds: string[]; objectId: string; isTierZero?: boolean; isOwnedObject?: boolean; lastSeen?: string;

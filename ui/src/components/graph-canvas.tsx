@@ -10,18 +10,34 @@ import Sigma from 'sigma';
 import forceAtlas2 from 'graphology-layout-forceatlas2';
 import { KIND_COLOURS, type GraphModel } from './graph-model.ts';
 
-function toGraph(model: GraphModel): Graph {
+type Positions = Map<string, { x: number; y: number }>;
+
+/**
+ * The model as a graphology graph, laid out by ForceAtlas2. Nodes already drawn keep their place as
+ * the start of the layout (an expanded graph grows where it was); a new node starts beside a drawn
+ * neighbour, or on a circle when it has none.
+ */
+function toGraph(model: GraphModel, before: Positions): Graph {
   const g = new Graph({ multi: true, type: 'directed' });
+  const neighbour = new Map<string, string>();
+  for (const e of model.edges) {
+    if (before.has(e.source) && !before.has(e.target)) neighbour.set(e.target, e.source);
+    if (before.has(e.target) && !before.has(e.source)) neighbour.set(e.source, e.target);
+  }
   model.nodes.forEach((n, i) => {
     const angle = (2 * Math.PI * i) / Math.max(model.nodes.length, 1);
+    const near = before.get(n.id) ?? before.get(neighbour.get(n.id) ?? '');
+    const at = before.get(n.id) ?? (near ? { x: near.x + Math.cos(angle), y: near.y + Math.sin(angle) } : { x: Math.cos(angle) * 10, y: Math.sin(angle) * 10 });
     const colour = n.color && /^#[0-9a-f]{3,8}$/i.test(n.color) ? n.color : KIND_COLOURS[n.kind] ?? '#94a3b8';
-    g.addNode(n.id, { x: Math.cos(angle) * 10, y: Math.sin(angle) * 10, size: n.isTierZero ? 9 : 7, label: n.label, color: colour });
+    g.addNode(n.id, { ...at, size: n.isTierZero ? 9 : 7, label: n.label, color: colour });
   });
   for (const e of model.edges) {
-    if (!g.hasNode(e.source) || !g.hasNode(e.target)) continue;
+    if (!g.hasNode(e.source) || !g.hasNode(e.target) || g.hasEdge(e.id)) continue;
     g.addDirectedEdgeWithKey(e.id, e.source, e.target, { label: e.kind, size: 2, color: '#64748b', type: 'arrow' });
   }
-  if (g.order > 1) forceAtlas2.assign(g, { iterations: g.order > 500 ? 60 : 150, settings: { ...forceAtlas2.inferSettings(g), gravity: 1, scalingRatio: 10 } });
+  const fresh = model.nodes.length - model.nodes.filter((n) => before.has(n.id)).length;
+  const iterations = fresh === model.nodes.length ? (g.order > 500 ? 60 : 150) : 40;
+  if (g.order > 1 && fresh > 0) forceAtlas2.assign(g, { iterations, settings: { ...forceAtlas2.inferSettings(g), gravity: 1, scalingRatio: 10 } });
   return g;
 }
 
@@ -34,9 +50,13 @@ export function GraphCanvas({ graph, selected, onSelect, onExpand, label }: {
   selectedRef.current = selected;
   const handlers = useRef({ onSelect, onExpand });
   handlers.current = { onSelect, onExpand };
+  const positions = useRef<Positions>(new Map());
 
   useEffect(() => {
-    const g = toGraph(graph);
+    const g = toGraph(graph, positions.current);
+    positions.current = new Map(g.mapNodes((id, a) => [id, { x: a.x as number, y: a.y as number }]));
+    const el = box.current!;
+    el.removeAttribute('data-drawn');
     const renderer = new Sigma(g, box.current!, {
       renderEdgeLabels: true, defaultEdgeType: 'arrow', labelRenderedSizeThreshold: 0, stagePadding: 80, labelColor: { color: '#0f172a' },
       edgeLabelColor: { color: '#334155' }, zIndex: true,
@@ -48,6 +68,9 @@ export function GraphCanvas({ graph, selected, onSelect, onExpand, label }: {
       handlers.current.onExpand?.(node);
     });
     renderer.on('clickStage', () => handlers.current.onSelect(undefined));
+    // Drawn: how many nodes are on the canvas (what the browser tests wait for, rather than a timer).
+    renderer.on('afterRender', () => el.setAttribute('data-drawn', String(g.order)));
+    renderer.refresh();
     sigmaRef.current = renderer;
     return () => {
       renderer.kill();

@@ -5,7 +5,7 @@
 import { useState } from 'preact/hooks';
 import { ScentApiError, type CypherResult } from 'scent/client';
 import { ErrorText, Field, Loading, Section, Table, valueText } from '../components/ui.tsx';
-import { GraphCanvas } from '../components/graph-canvas.tsx';
+import { GraphExplorer } from '../components/graph-explorer.tsx';
 import { toModel, type GraphModel } from '../components/graph-model.ts';
 import { setParams, useRoute } from '../router.ts';
 import { api, describe } from '../session.ts';
@@ -88,10 +88,7 @@ function QueryList({ title, queries, onPick }: { title: string; queries: Array<{
 const PAGE = 200;
 
 function Results({ result, model, view }: { result: CypherResult; model: GraphModel; view: 'graph' | 'table' }) {
-  const { params } = useRoute();
   const [shown, setShown] = useState(PAGE);
-  const node = params.get('node') ?? undefined;
-  const chosen = model.nodes.find((n) => n.id === node);
   const literals = result.literals ?? [];
   const graphable = model.nodes.length > 0;
   const mode = graphable ? view : 'table';
@@ -102,18 +99,7 @@ function Results({ result, model, view }: { result: CypherResult; model: GraphMo
         <button type="button" aria-pressed={mode === 'table'} onClick={() => setParams({ view: 'table' })}>Table</button>
       </div>) : null}>
       {mode === 'graph' ? (
-        <div class="graph-layout">
-          <GraphCanvas graph={model} selected={node} label="Query result" onSelect={(id) => setParams({ node: id })} />
-          <div class="graph-side">
-            {chosen ? (
-              <div aria-label="Selected node">
-                <h4>{chosen.label}</h4>
-                <p class="muted">{chosen.kind}{chosen.isTierZero ? ' · Tier Zero' : ''}</p>
-                <dl class="props">{Object.entries(chosen.props).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => <><dt>{k}</dt><dd>{valueText(v)}</dd></>)}</dl>
-              </div>
-            ) : <p class="muted">Select a node to see its properties.</p>}
-          </div>
-        </div>
+        <GraphExplorer graph={model} label="Query result" />
       ) : (
         <>
           {literals.length ? (

@@ -4,11 +4,10 @@ import { ScentApiError, type SearchHit } from 'scent/client';
 import { ErrorText, Loading, Section, Table } from '../components/ui.tsx';
 import { useAsync } from '../components/hooks.ts';
 import { SearchBox } from '../components/search-box.tsx';
-import { GraphCanvas } from '../components/graph-canvas.tsx';
+import { GraphExplorer } from '../components/graph-explorer.tsx';
 import { toModel } from '../components/graph-model.ts';
-import { href, navigate, setParams, useRoute } from '../router.ts';
+import { setParams, useRoute } from '../router.ts';
 import { api } from '../session.ts';
-import { typeOfKind } from '../entity-types.ts';
 
 export function PathFinder() {
   const { params } = useRoute();
@@ -32,7 +31,6 @@ export function PathFinder() {
 }
 
 function Paths({ from, to }: { from: string; to: string }) {
-  const { params } = useRoute();
   const paths = useAsync(async () => {
     try {
       return toModel(await api.shortestPath(from, to));
@@ -41,31 +39,14 @@ function Paths({ from, to }: { from: string; to: string }) {
       throw err;
     }
   }, [from, to]);
-  const node = params.get('node') ?? undefined;
   if (paths.loading) return <Loading what="Finding paths" />;
   if (paths.error) return <ErrorText error={paths.error} />;
   if (!paths.data) return <p class="notice" role="status">There is no path from the first object to the second.</p>;
   const model = paths.data;
   const label = (id: string) => model.nodes.find((n) => n.id === id)?.label ?? id;
-  const chosen = model.nodes.find((n) => n.id === node);
   return (
     <Section title={`Shortest paths: ${model.nodes.length} nodes, ${model.edges.length} relationships`}>
-      <div class="graph-layout">
-        <GraphCanvas graph={model} selected={node} label="Shortest paths" onSelect={(id) => setParams({ node: id })}
-          onExpand={(id) => {
-            const n = model.nodes.find((x) => x.id === id);
-            if (n?.objectId) navigate(href('explore', { type: typeOfKind(n.kind), object: n.objectId }));
-          }} />
-        <div class="graph-side">
-          {chosen ? (
-            <div aria-label="Selected node">
-              <h4>{chosen.label}</h4>
-              <p class="muted">{chosen.kind}{chosen.isTierZero ? ' · Tier Zero' : ''}</p>
-              <a href={href('explore', { type: typeOfKind(chosen.kind), object: chosen.objectId })}>Open</a>
-            </div>
-          ) : <p class="muted">Select a node; double-click (or Enter) opens it.</p>}
-        </div>
-      </div>
+      <GraphExplorer graph={model} label="Shortest paths" />
       <Table caption="Steps of the paths" rows={model.edges} rowKey={(e) => e.id}
         columns={[{ label: 'From', cell: (e) => label(e.source) }, { label: 'Relationship', cell: (e) => e.kind }, { label: 'To', cell: (e) => label(e.target) }]} />
     </Section>

@@ -1,19 +1,17 @@
 /**
- * Explore: open an entity by object id; its node panel (properties, every related list with its
- * count, paged, or drawn as a graph). Search, paths and Cypher arrive with their routes.
+ * Explore: search (or open by kind and object id) an AD or Azure entity; its node panel
+ * (properties, every related list with its count, paged, or drawn as a graph that grows by
+ * expanding nodes); the path finder; the Cypher box.
  */
 import { useState } from 'preact/hooks';
-import type { EntityInfo } from 'scent/client';
 import { ErrorText, Field, Link, Loading, Section, Table, valueText } from '../components/ui.tsx';
 import { useAsync, usePaged } from '../components/hooks.ts';
-import { GraphCanvas } from '../components/graph-canvas.tsx';
-import { toModel } from '../components/graph-model.ts';
+import { GraphExplorer } from '../components/graph-explorer.tsx';
 import { href, navigate, setParams, useRoute } from '../router.ts';
 import { CypherBox } from './explore-cypher.tsx';
 import { PathFinder } from './explore-paths.tsx';
 import { SearchBox } from '../components/search-box.tsx';
-import { ENTITY_TYPES, typeOfKind } from '../entity-types.ts';
-import { api } from '../session.ts';
+import { ALL_TYPES, countIn, entityInfo, relatedGraph, relatedPage, typeOfHit, typeOfKind } from '../entity-types.ts';
 
 const MODES = { object: 'Search', paths: 'Path finder', cypher: 'Cypher' } as const;
 
@@ -35,20 +33,20 @@ export function Explore() {
 
 function ObjectView() {
   const { params } = useRoute();
-  const type = ENTITY_TYPES[params.get('type') ?? ''] ? params.get('type')! : 'base';
+  const type = ALL_TYPES[params.get('type') ?? ''] ? params.get('type')! : 'base';
   const object = params.get('object') ?? '';
   const [typed, setTyped] = useState(object);
   const open = (t: string, id: string) => navigate(href('explore', { type: t, object: id }));
   return (
     <>
       <div class="toolbar">
-        <SearchBox label="Search" onPick={(hit) => open(typeOfKind(hit.type), hit.objectid)} />
+        <SearchBox label="Search" onPick={(hit) => open(typeOfHit(hit), hit.objectid)} />
         <details class="by-id">
           <summary>Open by object id</summary>
           <form class="toolbar" aria-label="Open an object by id" onSubmit={(e) => (e.preventDefault(), open(type, typed.trim()))}>
             <Field label="Kind">
               <select value={type} onChange={(e) => setParams({ type: e.currentTarget.value })}>
-                {Object.entries(ENTITY_TYPES).map(([k, t]) => <option value={k}>{t.label}</option>)}
+                {Object.entries(ALL_TYPES).map(([k, t]) => <option value={k}>{t.label}</option>)}
               </select>
             </Field>
             <Field label="Object id"><input value={typed} onInput={(e) => setTyped(e.currentTarget.value)} size={40} /></Field>
@@ -63,13 +61,13 @@ function ObjectView() {
 
 function EntityPanel({ type, objectId }: { type: string; objectId: string }) {
   const { params } = useRoute();
-  const info = useAsync(() => api.getEntity(type, objectId), [type, objectId]);
-  const def = ENTITY_TYPES[type];
+  const info = useAsync(() => entityInfo(type, objectId), [type, objectId]);
+  const def = ALL_TYPES[type];
   const list = def.lists.find((l) => l.path === params.get('list'));
   if (info.loading) return <Loading />;
   if (info.error || !info.data) return <ErrorText error={info.error ?? 'not found'} />;
   const data = info.data;
-  const name = valueText(data.props.name ?? objectId);
+  const name = valueText(data.props.name ?? data.props.displayname ?? objectId);
   return (
     <div class="with-detail wide">
       <div>
@@ -80,9 +78,9 @@ function EntityPanel({ type, objectId }: { type: string; objectId: string }) {
         <p class="muted">{data.kind ?? def.kind}</p>
         <h3>Related</h3>
         <ul class="menu">
-          {def.lists.map((l) => (
+          {def.lists.filter((l) => !l.hideEmpty || (countIn(data, l.count!) ?? 0) > 0).map((l) => (
             <li><Link href={href('explore', { type, object: objectId, list: l.path })} aria-current={l.path === list?.path ? 'page' : undefined}>
-              {l.label} <span class="badge">{l.count ? countOf(data, l.count) : '…'}</span>
+              {l.label} <span class="badge">{l.count ? countText(countIn(data, l.count)) : '…'}</span>
             </Link></li>
           ))}
         </ul>
@@ -93,7 +91,7 @@ function EntityPanel({ type, objectId }: { type: string; objectId: string }) {
   );
 }
 
-const countOf = (data: EntityInfo, key: string) => (typeof data[key] === 'number' ? (data[key] as number).toLocaleString() : '—');
+const countText = (n: number | undefined) => (n === undefined ? '—' : n.toLocaleString());
 
 export function Properties({ props }: { props: Record<string, unknown> }) {
   return (
@@ -118,52 +116,22 @@ function RelatedList({ type, objectId, list, title, graph }: { type: string; obj
 }
 
 function RelatedRows({ type, objectId, list, title }: { type: string; objectId: string; list: string; title: string }) {
-  const rows = usePaged(async (skip, limit) => {
-    const page = await api.listEntityRelated(type, objectId, list, { skip, limit });
-    return { items: page.data, count: page.count };
-  }, [type, objectId, list], 50);
+  const rows = usePaged((skip, limit) => relatedPage(type, objectId, list, skip, limit), [type, objectId, list], 50);
   return (
-    <Table caption={title} rows={rows.items} paged={rows} rowKey={(r) => r.objectID}
+    <Table caption={title} rows={rows.items} paged={rows} rowKey={(r) => r.objectId}
       columns={[
-        { label: 'Name', cell: (r) => r.name || r.objectID },
-        { label: 'Kind', cell: (r) => r.label },
-        { label: 'Object id', cell: (r) => <code>{r.objectID}</code> },
-        { label: 'Open', cell: (r) => <Link href={href('explore', { type: typeOfKind(r.label), object: r.objectID })} aria-label={`Open ${r.name || r.objectID}`}>Open</Link> },
+        { label: 'Name', cell: (r) => r.name },
+        { label: 'Kind', cell: (r) => r.kind },
+        { label: 'Object id', cell: (r) => <code>{r.objectId}</code> },
+        { label: 'Open', cell: (r) => <Link href={href('explore', { type: typeOfKind(r.kind, r.kinds), object: r.objectId })} aria-label={`Open ${r.name}`}>Open</Link> },
       ]} />
   );
 }
 
 function RelatedGraph({ type, objectId, list, title }: { type: string; objectId: string; list: string; title: string }) {
-  const { params } = useRoute();
-  const graph = useAsync(async () => toModel(await api.getEntityRelatedGraph(type, objectId, list)), [type, objectId, list]);
-  const node = params.get('node') ?? undefined;
+  const graph = useAsync(() => relatedGraph(type, objectId, list), [type, objectId, list]);
   if (graph.loading) return <Loading what="Drawing" />;
   if (graph.error || !graph.data) return <ErrorText error={graph.error} />;
-  const nodes = graph.data.nodes;
-  const chosen = nodes.find((n) => n.id === node);
-  const expand = (id: string) => {
-    const n = nodes.find((x) => x.id === id);
-    if (n?.objectId) navigate(href('explore', { type: typeOfKind(n.kind), object: n.objectId }));
-  };
-  return (
-    <div class="graph-layout">
-      <GraphCanvas graph={graph.data} selected={node} label={title} onSelect={(id) => setParams({ node: id })} onExpand={expand} />
-      <div class="graph-side">
-        <label class="field">
-          <span class="field-label">Nodes ({nodes.length})</span>
-          <select size={8} value={node ?? ''} onChange={(e) => setParams({ node: e.currentTarget.value || undefined })}>
-            {nodes.map((n) => <option value={n.id}>{n.label} ({n.kind})</option>)}
-          </select>
-        </label>
-        {chosen ? (
-          <div aria-label="Selected node">
-            <h4>{chosen.label}</h4>
-            <p class="muted">{chosen.kind}{chosen.isTierZero ? ' · Tier Zero' : ''}</p>
-            <button type="button" onClick={() => expand(chosen.id)}>Expand</button>
-            <Properties props={chosen.props} />
-          </div>
-        ) : <p class="muted">Select a node to see its properties.</p>}
-      </div>
-    </div>
-  );
+  if (!graph.data.nodes.length) return <p class="muted">Nothing to draw: the list is empty.</p>;
+  return <GraphExplorer graph={graph.data} label={title} preferredList={list} />;
 }
