@@ -1,10 +1,13 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { ScentClient, type FlatGraph, type UnifiedGraph } from 'scent/client';
 import { createTestApp, type TestApp } from '../test/harness.ts';
 import { FIXTURES } from '../graph/ingest/fixture-path.ts';
+import { ingestFiles } from '../graph/ingest/ingest.service.ts';
 
 /** The calls the console makes, against a live server (uploads as bytes; the browser adds progress). */
 let t: TestApp;
@@ -43,4 +46,34 @@ test('entity graphs: a flat map is returned as is, a map wrapped in data is unwr
   });
   assert.deepEqual(await client.getEntityRelatedGraph('certtemplates', 'T', 'controllers'), { '1': { label: { text: 'a' }, data: {} } } as FlatGraph);
   assert.deepEqual(await client.getEntityRelatedGraph('certtemplates', 'T', 'controllers'), { nodes: {}, edges: [] } as UnifiedGraph);
+});
+
+test('Azure entities: a node with its counts, a related list paged and as a flat graph map', async () => {
+  const tenant = '6C12B0B0-B2CC-4A73-8252-0B94BFCA2145';
+  const [ann, admins] = ['AAAAAAAA-0000-4000-8000-00000000000A', 'BBBBBBBB-0000-4000-8000-00000000000B'];
+  const path = join(mkdtempSync(join(tmpdir(), 'scent-azure-')), 'azurehound.json');
+  writeFileSync(path, JSON.stringify({ meta: { type: 'azure', version: 5, count: 4 }, data: [
+    { kind: 'AZTenant', data: { tenantId: tenant, displayName: 'Contoso' } },
+    { kind: 'AZUser', data: { id: ann, displayName: 'Ann', userPrincipalName: 'ann@contoso.example', tenantId: tenant } },
+    { kind: 'AZGroup', data: { id: admins, displayName: 'Admins', tenantId: tenant, securityEnabled: true } },
+    { kind: 'AZGroupMember', data: { groupId: admins, members: [{ groupId: admins, member: { '@odata.type': '#microsoft.graph.user', id: ann } }] } },
+  ] }));
+  const [outcome] = await ingestFiles(t.db, [{ path }]);
+  assert.equal(outcome.error, undefined);
+  const client = new ScentClient({ baseUrl: base, credentials: { bearer: admin.token } });
+  const user = await client.getAzureEntity('users', ann);
+  assert.equal(user.kind, 'AZUser');
+  assert.deepEqual(user.kinds, ['AZUser', 'AZBase']);
+  assert.equal(user.props.objectid, ann);
+  assert.equal(user.group_membership, 1);
+  const t1 = await client.getAzureEntity('tenants', tenant);
+  assert.deepEqual(t1.descendents, { descendent_counts: { AZUser: 1, AZGroup: 1 } });
+  const page = await client.listAzureRelated('users', ann, 'group-membership', { skip: 0, limit: 10 });
+  assert.deepEqual([page.count, page.skip, page.limit], [1, 0, 10]);
+  assert.deepEqual(page.data.map((n) => [n.kind, n.props.objectid, n.props.displayname]), [['AZGroup', admins, 'Admins']]);
+  const graph = await client.getAzureRelatedGraph('users', ann, 'group-membership');
+  const entries = Object.entries(graph);
+  assert.deepEqual(entries.filter(([k]) => k.startsWith('rel_')).map(([, e]) => (e as { label: { text: string } }).label.text), ['AZMemberOf']);
+  assert.deepEqual(entries.filter(([k]) => !k.startsWith('rel_')).map(([, n]) => (n as { data: { objectid: string } }).data.objectid).sort(), [ann, admins].sort());
+  await assert.rejects(client.getAzureEntity('users', 'NO-SUCH-NODE'), (err: { status: number }) => err.status === 404);
 });
