@@ -331,6 +331,18 @@ test('administration: an API token shown once; an OIDC provider created and dele
   await page.getByRole('button', { name: 'Create provider' }).click();
   await page.getByRole('cell', { name: 'Console IdP', exact: true }).waitFor();
   await check('11-admin-sso');
+  // The sign-in page of a tab with no session offers it, from the public provider list.
+  const anonymous = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  try {
+    await anonymous.goto(`${server.base}/ui/`);
+    const sso = anonymous.getByRole('navigation', { name: 'Single sign-on' }).getByRole('link', { name: 'Console IdP (oidc)' });
+    await sso.waitFor();
+    assert.equal(await sso.getAttribute('href'), '/api/v2/sso/console-idp/login');
+    shots.push(await screenshot(anonymous, '01b-sign-in-sso'));
+    assert.deepEqual(await seriousViolations(anonymous), [], 'axe on the sign-in page with an SSO provider');
+  } finally {
+    await anonymous.close();
+  }
   page.once('dialog', (d) => d.accept());
   await page.getByRole('button', { name: 'Delete provider Console IdP' }).click();
   await page.getByText('No user signed in through it.').waitFor();
