@@ -26,6 +26,7 @@ const DOMAIN_ADMINS = `${DOMAIN_SID}-512`;
 const EVIL_INPUT = '<img src=x onerror="&#119;&#105;&#110;&#100;&#111;&#119;.&#95;&#95;&#120;&#115;&#115;=1">EVIL<b>ADMINS</b>@ESC1.LOCAL';
 const EVIL_NAME = EVIL_INPUT.toUpperCase();
 const LIBRARY = join(FIXTURES, '..', 'bloodhound-query-library', 'Queries.json');
+const JOB_LOG = 'Collected 12 users\n<script>window.__xss=1</script><img src=x onerror="window.__xss=1">\ndone';
 const EVIL_SID = 'S-1-5-21-909015691-3030120388-2582151266-9999';
 // A small AzureHound collection (a tenant, a user, a group with the user as member), uploaded with the fixtures.
 const TENANT = '6C12B0B0-B2CC-4A73-8252-0B94BFCA2145';
@@ -312,13 +313,37 @@ test('collection: a client, a schedule with its next occurrences before saving, 
   await page.getByRole('button', { name: 'Save schedule' }).click();
   await page.getByRole('cell', { name: 'Weekly full collection', exact: true }).waitFor();
   await check('08-collection-schedules');
+  // The client runs a job and ends it with a log (its text carries markup): as a collector would, over HTTP.
+  const admin = (await server.t.login('Administrator')).token;
+  const call = async (method: 'GET' | 'POST' | 'PUT', url: string, token: string, body?: unknown) => {
+    const res = await server.t.request({ method, url, token, body });
+    assert.ok(res.statusCode < 300, `${method} ${url}: ${res.statusCode} ${res.body}`);
+    return res.json()?.data;
+  };
+  const [client] = await call('GET', '/api/v2/clients?name=eq:DC01%20collector', admin);
+  const { token } = await call('PUT', `/api/v2/clients/${client.id}/token`, admin);
+  const job = await call('POST', `/api/v2/clients/${client.id}/jobs`, admin, { session_collection: true });
+  await call('POST', '/api/v2/jobs/start', token, { id: job.id });
+  await call('POST', '/api/v2/jobs/end', token, { status: 2, message: 'collected', log: JOB_LOG,
+    domain_results: [{ domain_name: 'ESC1.LOCAL', success: true, user_count: 12, computer_count: 3 }] });
   await page.getByRole('tab', { name: 'Jobs' }).click();
   await page.getByRole('table', { name: 'Collection jobs' }).waitFor();
+  await page.getByLabel('Show').selectOption({ label: 'Finished' });
+  await page.getByRole('table', { name: 'Collection jobs' }).getByRole('row', { name: new RegExp(`^${job.id} DC01 collector complete`) }).click();
+  const detail = page.getByRole('complementary', { name: `Job ${job.id}` });
+  await detail.getByRole('cell', { name: 'ESC1.LOCAL', exact: true }).waitFor();
+  if (server.t.app.routeTable.some((r) => r.method === 'GET' && r.url === '/api/v2/jobs/:job_id/log')) {
+    assert.equal(await detail.getByLabel(`Log of job ${job.id}`).innerText(), JOB_LOG);
+  } else {
+    await detail.getByRole('heading', { name: 'Results per domain' }).waitFor();
+    assert.equal(await detail.getByRole('heading', { name: 'Log', exact: true }).count(), 0);
+  }
   await check('09-collection-jobs');
 });
 
 test('administration: an API token shown once; an OIDC provider created and deleted', async () => {
   await go('Administration');
+  await page.getByRole('tab', { name: 'API tokens' }).click();
   await page.getByLabel('Token name').fill('console test');
   await page.getByRole('button', { name: 'Create token' }).click();
   await page.getByText('This is the only time the key is shown').waitFor();

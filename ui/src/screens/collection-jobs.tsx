@@ -1,23 +1,39 @@
-/** Collection jobs: available (ready) and finished ones, with their results per domain. */
-import type { ClientJob } from 'scent/client';
-import { ErrorText, Field, Section, Table, formatTime } from '../components/ui.tsx';
-import { useAction, usePaged } from '../components/hooks.ts';
+/**
+ * Collection jobs: all, available (ready), running and finished ones (newest end first, from
+ * `GET /api/v2/jobs/finished` where the server has it), with their results per domain and, for a
+ * finished job, the log its client sent.
+ */
+import { ScentApiError, type ClientJob, type Page } from 'scent/client';
+import { ErrorText, Field, Loading, Section, Table, formatTime } from '../components/ui.tsx';
+import { useAction, useAsync, usePaged } from '../components/hooks.ts';
 import { setParams, useRoute } from '../router.ts';
 import { api, can } from '../session.ts';
-import { statusName } from '../status.ts';
+import { FINISHED, statusName } from '../status.ts';
+
+const FINISHED_STATUS = ['complete', 'partiallycomplete', 'failed', 'canceled', 'timedout'];
+
+/** Finished jobs, newest end first; a server without the finished route gets GET /jobs filtered by status. */
+async function finishedJobs(skip: number, limit: number): Promise<Page<ClientJob[]>> {
+  try {
+    return await api.request<Page<ClientJob[]>>('GET', '/api/v2/jobs/finished', { query: { skip, limit } });
+  } catch (err) {
+    if (!(err instanceof ScentApiError && (err.status === 404 || err.status === 400))) throw err;
+    return api.listJobs({ skip, limit, sort_by: '-end_time', status: FINISHED_STATUS });
+  }
+}
 
 const VIEWS: Record<string, { label: string; status?: string[] }> = {
   all: { label: 'All jobs' },
   available: { label: 'Available (ready)', status: ['ready'] },
   running: { label: 'Running', status: ['running'] },
-  finished: { label: 'Finished', status: ['complete', 'partiallycomplete', 'failed', 'canceled', 'timedout'] },
+  finished: { label: 'Finished', status: FINISHED_STATUS },
 };
 
 export function Jobs() {
   const { params } = useRoute();
   const view = VIEWS[params.get('view') ?? ''] ? params.get('view')! : 'all';
   const jobs = usePaged(async (skip, limit) => {
-    const page = await api.listJobs({ skip, limit, sort_by: '-id', status: VIEWS[view].status });
+    const page = view === 'finished' ? await finishedJobs(skip, limit) : await api.listJobs({ skip, limit, sort_by: '-id', status: VIEWS[view].status });
     return { items: page.data, count: page.count };
   }, [view]);
   const selected = Number(params.get('job')) || undefined;
@@ -73,8 +89,30 @@ function JobDetail({ job, onChanged }: { job: ClientJob; onChanged: () => void }
           { label: 'Users', cell: (d) => d.user_count, numeric: true },
           { label: 'Computers', cell: (d) => d.computer_count, numeric: true },
         ]} />
+      {FINISHED.has(job.status) ? <JobLog id={job.id} /> : null}
       <ErrorText error={error} />
       {can('collection/ManageJobs') && (job.status === 0 || job.status === 1) ? <button type="button" onClick={cancel}>Cancel job</button> : null}
     </aside>
+  );
+}
+
+/** The log the client sent when it ended the job (`GET /api/v2/jobs/{id}/log`), shown as text. */
+function JobLog({ id }: { id: number }) {
+  const log = useAsync(async () => {
+    try {
+      return (await api.request<{ data: { log: string } }>('GET', `/api/v2/jobs/${id}/log`)).data.log;
+    } catch (err) {
+      if (err instanceof ScentApiError && err.status === 404) return null; // a server without job logs
+      throw err;
+    }
+  }, [id]);
+  if (log.loading) return <Loading what="Loading the log" />;
+  if (log.data === null) return null;
+  return (
+    <>
+      <h4>Log</h4>
+      <ErrorText error={log.error} />
+      {log.data ? <pre class="log" tabIndex={0} aria-label={`Log of job ${id}`}>{log.data}</pre> : <p class="muted">The client sent no log.</p>}
+    </>
   );
 }
