@@ -23,6 +23,25 @@ export const api = new ScentClient({
   },
 });
 
+/**
+ * A multipart form POST (e.g. a SAML provider with its metadata file): the browser sets the boundary.
+ * Errors as the client's (ScentApiError with the server's messages).
+ */
+export async function postForm<T = unknown>(path: string, form: FormData): Promise<T> {
+  const token = session.get().current?.token;
+  const res = await fetch(path, { method: 'POST', body: form, headers: { accept: 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) } });
+  if (res.status === 401 && session.get().current) expire('expired');
+  const text = await res.text();
+  let json: { data?: T; errors?: Array<{ message: string }> } | undefined;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
+  if (!res.ok) throw new ScentApiError(res.status, (json?.errors ?? []).map((e) => e.message), res.headers.get('x-request-id') ?? undefined, json ?? text);
+  return json?.data as T;
+}
+
 /** The `exp` claim of a JWT, in ms (display only; the server decides). */
 function expiryOf(token: string): number | null {
   try {

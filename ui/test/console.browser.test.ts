@@ -26,6 +26,13 @@ const DOMAIN_ADMINS = `${DOMAIN_SID}-512`;
 const EVIL_INPUT = '<img src=x onerror="&#119;&#105;&#110;&#100;&#111;&#119;.&#95;&#95;&#120;&#115;&#115;=1">EVIL<b>ADMINS</b>@ESC1.LOCAL';
 const EVIL_NAME = EVIL_INPUT.toUpperCase();
 const LIBRARY = join(FIXTURES, '..', 'bloodhound-query-library', 'Queries.json');
+// An identity provider's SAML metadata: its entity id and an SSO service with the HTTP-POST binding.
+const IDP_METADATA = `<?xml version="1.0"?>
+<md:EntityDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata" entityID="https://idp.example.test/saml">
+  <md:IDPSSODescriptor protocolSupportEnumeration="urn:oasis:names:tc:SAML:2.0:protocol">
+    <md:SingleSignOnService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST" Location="https://idp.example.test/saml/sso"/>
+  </md:IDPSSODescriptor>
+</md:EntityDescriptor>`;
 const JOB_LOG = 'Collected 12 users\n<script>window.__xss=1</script><img src=x onerror="window.__xss=1">\ndone';
 const EVIL_SID = 'S-1-5-21-909015691-3030120388-2582151266-9999';
 // A small AzureHound collection (a tenant, a user, a group with the user as member), uploaded with the fixtures.
@@ -372,6 +379,22 @@ test('administration: an API token shown once; an OIDC provider created and dele
   await page.getByRole('button', { name: 'Delete provider Console IdP' }).click();
   await page.getByText('No user signed in through it.').waitFor();
   await page.getByRole('cell', { name: 'Console IdP', exact: true }).waitFor({ state: 'detached' });
+  // A SAML provider from an IdP metadata file, where the server has that route (else no SAML form).
+  const samlForm = page.getByRole('form', { name: 'New SAML provider' });
+  if (!server.t.app.routeTable.some((r) => r.method === 'POST' && r.url === '/api/v2/sso-providers/saml')) {
+    await page.getByRole('form', { name: 'New OIDC provider' }).waitFor();
+    assert.equal(await samlForm.count(), 0);
+  } else {
+    await samlForm.getByLabel('SAML provider name').fill('Console SAML');
+    await samlForm.getByLabel('IdP metadata (XML file)').setInputFiles({ name: 'idp-metadata.xml', mimeType: 'application/xml', buffer: Buffer.from(IDP_METADATA) });
+    await samlForm.getByRole('button', { name: 'Create SAML provider' }).click();
+    const row = page.getByRole('row').filter({ has: page.getByRole('cell', { name: 'Console SAML', exact: true }) });
+    await row.getByRole('cell', { name: 'https://idp.example.test/saml', exact: true }).waitFor();
+    await check('11a-admin-sso-saml');
+    page.once('dialog', (d) => d.accept());
+    await page.getByRole('button', { name: 'Delete provider Console SAML' }).click();
+    await page.getByRole('cell', { name: 'Console SAML', exact: true }).waitFor({ state: 'detached' });
+  }
   // The audit log tab is there exactly when the server has the audit route.
   const audit = page.getByRole('tab', { name: 'Audit log' });
   if (!server.t.app.routeTable.some((r) => r.method === 'GET' && r.url === '/api/v2/audit')) {
