@@ -69,7 +69,7 @@ interface CollectionFlags {
 
 /** Spec 2.8 (+ `status`, CONTRACT §6). `ous`/`domains` are object ids when not hydrated. */
 export interface ClientJob extends CollectionFlags {
-  id: number; client_id: string; client_name: string; event_id: NullInt32; status: number;
+  id: number; client_id: string; client_name: string; event_id: NullInt32; event_title: string; status: number;
   execution_time: string; start_time: string; end_time: string; status_message: string; domain_controller: string;
   ous: OuReference[] | string[]; domains: DomainReference[] | string[]; domain_results: DomainResult[];
 }
@@ -148,7 +148,11 @@ export interface MemberCounts { total_count: number; counts: Record<string, numb
 /** A collection client (enterprise). */
 export interface CollectionClient extends Record_ {
   id: string; name: string; type: 'sharphound' | 'azurehound'; domain_controller: string; ip_address: string; hostname: string;
-  last_checkin: NullTime; current_job_id: NullInt32;
+  configured_user: string; user_sid: string; version: string;
+  /** BloodHound's plain values (clients are outside the seed). */
+  last_checkin: string | null; current_job_id: number | null; current_job: ClientJob | null;
+  current_task_id: null; current_task: null; completed_job_count: number; completed_task_count: number;
+  events: ScheduledEvent[]; token: null; issuer_address: string; issuer_address_override: string;
 }
 export interface ScheduledEvent extends Omit<CollectionEvent, 'ous' | 'domains'> {
   title: string; ous: OuReference[] | string[]; domains: DomainReference[] | string[]; created_at: string; updated_at: string;

@@ -12,6 +12,7 @@ import * as m0011 from './0011-narrow-change-notifications.ts';
 import * as m0012 from './0012-users-provider-no-action.ts';
 import * as m0013 from './0013-audit-logs.ts';
 import * as m0020 from './0020-asset-group-tag-fields.ts';
+import * as m0021 from './0021-collection-client-fields.ts';
 import * as m0040 from './0040-graph-changes.ts';
 import * as m0041 from './0041-node-search.ts';
 import * as m0042 from './0042-search-names-only.ts';
@@ -33,6 +34,7 @@ export const migrations: Record<string, Migration> = {
   '0012-users-provider-no-action': m0012,
   '0013-audit-logs': m0013,
   '0020-asset-group-tag-fields': m0020,
+  '0021-collection-client-fields': m0021,
   '0040-graph-changes': m0040,
   '0041-node-search': m0041,
   '0042-search-names-only': m0042,

@@ -53,14 +53,22 @@ export async function clientNameTaken(db: Q, name: string, exceptId?: string): P
  * transaction at most FLUSH_MS later (and when the app closes, and before clients are read), so a
  * poll costs no write of its own. With several instances the latest check-in wins.
  */
-const pending = new WeakMap<Q, Map<string, { at: number; ip: string }>>();
+const pending = new WeakMap<Q, Map<string, { at: number; ip: string; version: string }>>();
 const timers = new WeakMap<Q, NodeJS.Timeout>();
 const FLUSH_MS = 1000;
+/** The version last written per client, so a check-in rewrites it only when it changed. */
+const versions = new WeakMap<Q, Map<string, string>>();
 
-export function recordCheckin(db: Q, clientId: string, ip: string): void {
+/** The collector's version from its User-Agent (`sharphound/v2.5.7 ...` → `v2.5.7`); '' when it names none. */
+export function versionOf(userAgent: string | undefined): string {
+  const m = /^[A-Za-z][\w.-]*\/([^\s/]{1,64})/.exec(userAgent ?? '');
+  return m ? m[1] : '';
+}
+
+export function recordCheckin(db: Q, clientId: string, ip: string, userAgent?: string): void {
   let map = pending.get(db);
   if (!map) pending.set(db, (map = new Map()));
-  map.set(clientId, { at: nowMicros(), ip });
+  map.set(clientId, { at: nowMicros(), ip, version: versionOf(userAgent) || (map.get(clientId)?.version ?? '') });
   if (!timers.has(db)) {
     timers.set(db, setTimeout(() => {
       flushCheckins(db).catch(() => {}); // the database may be closing; the next check-in retries
@@ -74,8 +82,16 @@ export async function flushCheckins(db: Q): Promise<void> {
   const map = pending.get(db);
   if (!map || map.size === 0) return;
   pending.delete(db);
+  const knownVersions = versions.get(db) ?? new Map<string, string>();
+  if (knownVersions.size > 100_000) knownVersions.clear();
+  versions.set(db, knownVersions);
   await db.transaction().execute(async (trx) => {
-    for (const [id, { at, ip }] of map) {
+    for (const [id, { at, ip, version }] of map) {
+      // The version is written only when it changes (a check-in alone writes the narrow presence columns).
+      if (version && knownVersions.get(id) !== version) {
+        await trx.updateTable('clients').set({ version }).where('id', '=', id).where('version', '<>', version).execute();
+        knownVersions.set(id, version);
+      }
       await trx.updateTable('clients').set({ last_checkin: at, ip_address: ip })
         .where('id', '=', id)
         .where((eb) => eb.or([eb('last_checkin', 'is', null), eb('last_checkin', '<', at)]))

@@ -1,7 +1,7 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, errorOf, type TestApp } from '../../test/harness.ts';
-import { makeClient } from '../jobs/collection.fixtures.ts';
+import { makeClient, makeJob } from '../jobs/collection.fixtures.ts';
 
 let t: TestApp;
 let admin: string;
@@ -15,10 +15,20 @@ test('clients: create, get, list, rename, delete', async () => {
   const res = await t.request({ method: 'POST', url: '/api/v2/clients', token: admin, body: { name: 'dc01-collector', type: 'sharphound', domain_controller: 'dc01.corp' } });
   assert.equal(res.statusCode, 200, res.body);
   const c = res.json().data;
-  assert.deepEqual(Object.keys(c).sort(), ['created_at', 'current_job_id', 'deleted_at', 'domain_controller', 'hostname', 'id', 'ip_address', 'last_checkin', 'name', 'type', 'updated_at']);
+  assert.deepEqual(Object.keys(c).sort(), [
+    'completed_job_count', 'completed_task_count', 'configured_user', 'created_at', 'current_job', 'current_job_id', 'current_task',
+    'current_task_id', 'deleted_at', 'domain_controller', 'events', 'hostname', 'id', 'ip_address', 'issuer_address',
+    'issuer_address_override', 'last_checkin', 'name', 'token', 'type', 'updated_at', 'user_sid', 'version',
+  ]);
   assert.match(c.id, /^[0-9a-f-]{36}$/);
-  assert.deepEqual(c.last_checkin, { time: '0001-01-01T00:00:00Z', valid: false });
-  assert.deepEqual(c.current_job_id, { int32: 0, valid: false });
+  // Clients are outside the seed: plain value or null (CONTRACT §6); deleted_at keeps the seed's wrapper.
+  assert.equal(c.last_checkin, null);
+  assert.equal(c.current_job_id, null);
+  assert.equal(c.current_job, null);
+  assert.deepEqual(c.events, []);
+  assert.equal(c.completed_job_count, 0);
+  assert.equal(c.version, '');
+  assert.deepEqual(c.deleted_at, { time: '0001-01-01T00:00:00Z', valid: false });
 
   const got = await t.request({ method: 'GET', url: `/api/v2/clients/${c.id}`, token: admin });
   assert.deepEqual(got.json().data, c);
@@ -62,7 +72,7 @@ test('client tokens: the client principal polls; a new token or deleting the cli
   const poll = (token: string) => t.request({ method: 'GET', url: '/api/v2/jobs/available', token });
   assert.equal((await poll(c.token)).statusCode, 200);
   const checked = (await t.request({ method: 'GET', url: `/api/v2/clients/${c.id}`, token: admin })).json().data;
-  assert.equal(checked.last_checkin.valid, true);
+  assert.match(checked.last_checkin, /^\d{4}-\d\d-\d\dT/);
 
   const again = await t.request({ method: 'PUT', url: `/api/v2/clients/${c.id}/token`, token: admin });
   const fresh = again.json().data;
@@ -84,7 +94,8 @@ test('community edition: every collection route is an unknown route', async () =
     for (const [method, url] of [
       ['GET', '/api/v2/clients'], ['POST', '/api/v2/clients'], ['GET', '/api/v2/clients/00000000-0000-4000-8000-000000000000'],
       ['PUT', '/api/v2/clients/00000000-0000-4000-8000-000000000000/token'], ['GET', '/api/v2/events'], ['GET', '/api/v2/events/1'],
-      ['GET', '/api/v2/jobs'], ['GET', '/api/v2/jobs/1'], ['PUT', '/api/v2/jobs/1/cancel'], ['GET', '/api/v2/jobs/available'],
+      ['GET', '/api/v2/jobs'], ['GET', '/api/v2/jobs/1'], ['GET', '/api/v2/jobs/finished'], ['GET', '/api/v2/jobs/1/log'],
+      ['GET', '/api/v2/clients/00000000-0000-4000-8000-000000000000/completed-jobs'], ['PUT', '/api/v2/jobs/1/cancel'], ['GET', '/api/v2/jobs/available'],
       ['POST', '/api/v2/jobs/start'], ['POST', '/api/v2/jobs/end'], ['GET', '/api/v2/jobs/current'],
     ] as const) {
       const res = await ce.request({ method, url, token });
@@ -113,4 +124,34 @@ test('check-ins are written behind and flushed when the app closes', async () =>
   const after = await t.db.kysely.selectFrom('clients').select(['last_checkin', 'ip_address']).where('id', '=', c.id).executeTakeFirstOrThrow();
   assert.ok(after.last_checkin !== null && after.last_checkin > Date.now() * 1000 - 60e6);
   assert.equal(after.ip_address, '127.0.0.1');
+});
+
+test('clients carry their events, running job and finished-job count; the version comes from the check-in User-Agent', async () => {
+  const c = await makeClient(t, admin, 'full-object');
+  const ev = await t.request({ method: 'POST', url: '/api/v2/events', token: admin, body: { client_id: c.id, rrule: 'FREQ=DAILY', title: 'nightly', session_collection: true } });
+  assert.equal(ev.statusCode, 200, ev.body);
+  const done = await makeJob(t, admin, c.id);
+  const poll = await t.request({ method: 'GET', url: '/api/v2/jobs/available', token: c.token, headers: { 'user-agent': 'sharphound/v2.5.7 (windows)' } });
+  assert.equal(poll.statusCode, 200);
+  assert.equal((await t.request({ method: 'POST', url: '/api/v2/jobs/start', token: c.token, body: { id: done.id } })).statusCode, 200);
+  assert.equal((await t.request({ method: 'POST', url: '/api/v2/jobs/end', token: c.token, body: {} })).statusCode, 200);
+  const running = await makeJob(t, admin, c.id);
+  assert.equal((await t.request({ method: 'POST', url: '/api/v2/jobs/start', token: c.token, body: { id: running.id } })).statusCode, 200);
+
+  const got = (await t.request({ method: 'GET', url: `/api/v2/clients/${c.id}`, token: admin })).json().data;
+  assert.equal(got.version, 'v2.5.7');
+  assert.equal(got.current_job_id, running.id);
+  assert.equal(got.current_job.id, running.id);
+  assert.equal(got.current_job.status, 1);
+  assert.equal(got.completed_job_count, 1);
+  assert.deepEqual(got.events.map((e: { id: number; title: string }) => [e.id, e.title]), [[ev.json().data.id, 'nightly']]);
+  const listed = (await t.request({ method: 'GET', url: '/api/v2/clients?name=eq:full-object&hydrate_ous=false&hydrate_domains=false', token: admin })).json();
+  assert.equal(listed.count, 1);
+  assert.deepEqual({ ...listed.data[0], updated_at: got.updated_at }, got);
+  const byVersion = (await t.request({ method: 'GET', url: '/api/v2/clients?version=v2.5.7', token: admin })).json();
+  assert.deepEqual(byVersion.data.map((x: { id: string }) => x.id), [c.id]);
+  assert.equal((await t.request({ method: 'GET', url: `/api/v2/clients?current_job_id=${running.id}`, token: admin })).json().count, 1);
+  assert.deepEqual(errorOf(await t.request({ method: 'GET', url: '/api/v2/clients?configured_user=x', token: admin })), {
+    status: 400, messages: ['the specified column cannot be filtered: configured_user'],
+  });
 });

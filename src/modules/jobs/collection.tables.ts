@@ -1,5 +1,5 @@
 /** Table types of enterprise collection (migration 0004-collection). */
-import type { Generated, Selectable } from 'kysely';
+import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { Bool, Timestamps } from '../../db/database.ts';
 import type { Micros } from '../../db/time.ts';
 
@@ -32,6 +32,8 @@ export interface ClientTable extends Timestamps {
   current_job_id: number | null;
   /** Bumped with every write that changes what the client's job listings show (ETag of jobs/available). */
   jobs_version: Generated<number>;
+  /** The collector's version from its User-Agent at check-in (migration 0021). */
+  version: Generated<string>;
 }
 
 export interface ClientEventTable extends Timestamps, CollectionSwitches {
@@ -62,6 +64,8 @@ export interface ClientJobTable extends Timestamps, CollectionSwitches {
   domain_controller: string;
   ous: string;
   domains: string;
+  /** The log text the client sent when it ended the job (migration 0021). */
+  log: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface ClientJobDomainResultTable extends Timestamps {

@@ -26,3 +26,7 @@ export const JOB_STATUS_FILTER: Record<string, number> = {
 export const END_STATES: readonly number[] = [JobStatus.complete, JobStatus.failed, JobStatus.partiallycomplete];
 /** States an administrator may cancel from. */
 export const CANCELABLE: readonly number[] = [JobStatus.ready, JobStatus.running];
+/** Finished states: what GET /jobs/finished and a client's completed jobs list (and completed_job_count counts). */
+export const FINISHED_STATES: readonly number[] = [
+  JobStatus.complete, JobStatus.canceled, JobStatus.timedout, JobStatus.failed, JobStatus.partiallycomplete,
+];

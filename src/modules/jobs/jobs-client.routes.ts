@@ -15,7 +15,7 @@ import { JSON_TYPE } from '../../http/json-body.ts';
 async function checkIn(request: FastifyRequest): Promise<string> {
   const principal = request.principal;
   if (principal?.kind !== 'client') throw new Error('client route without a client principal');
-  recordCheckin(request.server.db.kysely, principal.clientId, request.ip);
+  recordCheckin(request.server.db.kysely, principal.clientId, request.ip, request.headers['user-agent']);
   return principal.clientId;
 }
 

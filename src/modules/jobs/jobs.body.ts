@@ -27,6 +27,7 @@ export const EndJobBody = Type.Object({
   status: Type.Optional(Type.Integer({ description: '2 complete (default), 5 failed, 8 partially complete' })),
   message: Type.Optional(Text({ maxLength: 10000 })),
   log_path: Type.Optional(Text({ maxLength: 2000 })),
+  log: Type.Optional(Text({ maxLength: 1_000_000, description: 'the collector log of the run; GET /api/v2/jobs/{id}/log answers it' })),
   domain_results: Type.Optional(Type.Array(DomainResultBody, { maxItems: 10000 })),
 });
 export type EndJobBody = Static<typeof EndJobBody>;

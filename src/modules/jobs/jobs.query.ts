@@ -54,3 +54,13 @@ export const listQuery = defineQuery({
   paging: { defaultLimit: 100 },
   params: hydrateParams,
 });
+
+/** GET /jobs/finished and GET /clients/{id}/completed-jobs: the filters of GET /jobs, newest end first. */
+export const finishedQuery = defineQuery({
+  filters: jobFilters,
+  sortable: jobSortable,
+  defaultSort: [{ column: 'end_time', descending: true }],
+  tieBreaker: 'client_jobs.id',
+  paging: { defaultLimit: 100 },
+  params: hydrateParams,
+});

@@ -4,15 +4,26 @@ import { nowMicros } from '../../db/time.ts';
 import type { ClientJobTable, DomainResultRow } from './collection.tables.ts';
 import { parseIds, toWireJob, type Hydration, type JobWithClient } from './jobs.schema.ts';
 import { resolveObjectIds } from './targets.repository.ts';
+import { applyFilters, applyPaging, applySort, type ParsedQuery } from '../../http/query/index.ts';
+import { FINISHED_STATES } from './job-status.ts';
+import { finishedQuery } from './jobs.query.ts';
 
 type Q = Kysely<Database>;
+
+/** Every job column but `log` (read only by GET /jobs/{id}/log). */
+const JOB_COLUMNS = [
+  'id', 'client_id', 'event_id', 'event_title', 'execution_time', 'start_time', 'end_time', 'last_ingest', 'status',
+  'status_message', 'log_path', 'domain_controller', 'ous', 'domains', 'session_collection', 'local_group_collection',
+  'ad_structure_collection', 'cert_services_collection', 'ca_registry_collection', 'dc_registry_collection',
+  'all_trusted_domains', 'created_at', 'updated_at', 'deleted_at',
+] as const satisfies ReadonlyArray<keyof ClientJobTable>;
 
 /** Jobs joined with their client's name; the base of every job listing. */
 export function jobsSelect(db: Q) {
   return db
     .selectFrom('client_jobs')
     .innerJoin('clients', 'clients.id', 'client_jobs.client_id')
-    .selectAll('client_jobs')
+    .select(JOB_COLUMNS.map((c) => `client_jobs.${c}` as const))
     .select('clients.name as client_name');
 }
 
@@ -79,4 +90,24 @@ export async function claimJob(db: Q, clientId: string, jobId: number, now = now
     .where('execution_time', '<=', now)
     .executeTakeFirst();
   return res.numUpdatedRows === 1n;
+}
+
+/** One page of finished jobs (of one client when given), with the total before paging. */
+export async function finishedJobsPage(db: Q, parsed: ParsedQuery, clientId?: string) {
+  let counted = applyFilters(db.selectFrom('client_jobs').where('client_jobs.status', 'in', [...FINISHED_STATES]), finishedQuery, parsed);
+  let listed = applyFilters(jobsSelect(db).where('client_jobs.status', 'in', [...FINISHED_STATES]), finishedQuery, parsed);
+  if (clientId !== undefined) {
+    counted = counted.where('client_jobs.client_id', '=', clientId);
+    listed = listed.where('client_jobs.client_id', '=', clientId);
+  }
+  const { count } = await counted.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+  const rows = await applyPaging(applySort(listed, finishedQuery, parsed), parsed).execute();
+  const flags = { ous: parsed.params.hydrate_ous !== false, domains: parsed.params.hydrate_domains !== false };
+  return { count: Number(count), skip: parsed.skip, limit: parsed.limit, data: await toWireJobs(db, rows, flags) };
+}
+
+/** The log a job's client sent with its end, '' when none; undefined for an unknown job. */
+export async function jobLog(db: Q, id: number): Promise<string | undefined> {
+  const row = await db.selectFrom('client_jobs').select('log').where('id', '=', id).executeTakeFirst();
+  return row ? row.log ?? '' : undefined;
 }

@@ -5,8 +5,8 @@ import { applyFilters, applyPaging, applySort } from '../../http/query/index.ts'
 import { route } from '../../http/route.ts';
 import { audited } from '../../audit/audit.ts';
 import { NewJobBody } from './jobs.body.ts';
-import { listQuery } from './jobs.query.ts';
-import { jobsSelect, toWireJobs } from './jobs.repository.ts';
+import { finishedQuery, listQuery } from './jobs.query.ts';
+import { finishedJobsPage, jobLog, jobsSelect, toWireJobs } from './jobs.repository.ts';
 import { ClientJobSchema } from './jobs.schema.ts';
 import { cancelJob, createJob, getJob } from './jobs.service.ts';
 
@@ -44,6 +44,30 @@ export const jobRoutes = [
       const rows = await applyPaging(applySort(applyFilters(jobsSelect(db), listQuery, parsed), listQuery, parsed), parsed).execute();
       const flags = { ous: parsed.params.hydrate_ous !== false, domains: parsed.params.hydrate_domains !== false };
       return { count: Number(count), skip: parsed.skip, limit: parsed.limit, data: await toWireJobs(db, rows, flags) };
+    },
+  }),
+  route({
+    method: 'GET',
+    url: '/api/v2/jobs/finished',
+    config: { access: { permissions: ['clients/Read'] }, enterprise: true, query: finishedQuery },
+    schema: {
+      tags, summary: 'Finished jobs of every client (complete, canceled, timed out, failed, partially complete), paged; filters as GET /jobs',
+      response: { 200: PageEnvelope(Type.Array(Job)), ...errorResponses(400, 401, 403) },
+    },
+    handler: async (request) => finishedJobsPage(request.server.db.kysely, request.parsedQuery),
+  }),
+  route<P>({
+    method: 'GET',
+    url: '/api/v2/jobs/:job_id/log',
+    config: { access: { permissions: ['clients/Read'] }, enterprise: true },
+    schema: {
+      tags, summary: 'The log the client sent when it ended the job ("" when it sent none)', params: JobParams,
+      response: { 200: DataEnvelope(Type.Object({ log: Type.String() })), ...errorResponses(400, 401, 403, 404) },
+    },
+    handler: async (request) => {
+      const log = await jobLog(request.server.db.kysely, request.params.job_id);
+      if (log === undefined) throw notFound();
+      return { data: { log } };
     },
   }),
   route<P>({

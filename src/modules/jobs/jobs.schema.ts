@@ -49,6 +49,7 @@ export const ClientJobSchema = Type.Object(
     client_id: Type.String({ format: 'uuid' }),
     client_name: Type.String(),
     event_id: NullInt32,
+    event_title: Type.String({ description: 'title of the event that scheduled the job ("" for a one-off job); a filter and sort column' }),
     execution_time: Timestamp,
     start_time: Timestamp,
     end_time: Timestamp,
@@ -102,7 +103,7 @@ export function toWireDomainResult(row: DomainResultRow) {
   };
 }
 
-export type JobWithClient = ClientJobRow & { client_name: string };
+export type JobWithClient = Omit<ClientJobRow, 'log'> & { client_name: string };
 
 export function toWireJob(row: JobWithClient, results: DomainResultRow[], h: Hydration) {
   return {
@@ -110,6 +111,7 @@ export function toWireJob(row: JobWithClient, results: DomainResultRow[], h: Hyd
     client_id: row.client_id,
     client_name: row.client_name,
     event_id: nullInt32(row.event_id),
+    event_title: row.event_title,
     execution_time: toRfc3339(row.execution_time),
     start_time: toRfc3339(row.start_time),
     end_time: toRfc3339(row.end_time),

@@ -90,7 +90,7 @@ export async function endJob(db: Db, clientId: string, body: EndJobBody) {
     if (!client || client.current_job_id === null) throw badRequest('client has no running job');
     const id = client.current_job_id;
     await trx.updateTable('client_jobs')
-      .set({ status, status_message: body.message ?? '', end_time: now, updated_at: now, ...(body.log_path !== undefined ? { log_path: body.log_path } : {}) })
+      .set({ status, status_message: body.message ?? '', end_time: now, updated_at: now, ...(body.log_path !== undefined ? { log_path: body.log_path } : {}), ...(body.log !== undefined ? { log: body.log } : {}) })
       .where('id', '=', id).execute();
     const results = body.domain_results ?? [];
     if (results.length) {

@@ -14,7 +14,7 @@ after(() => t.close());
 const JOB_KEYS = [
   'ad_structure_collection', 'all_trusted_domains', 'ca_registry_collection', 'cert_services_collection', 'client_id',
   'client_name', 'dc_registry_collection', 'domain_controller', 'domain_results', 'domains', 'end_time', 'event_id',
-  'execution_time', 'id', 'local_group_collection', 'ous', 'session_collection', 'start_time', 'status', 'status_message',
+  'event_title', 'execution_time', 'id', 'local_group_collection', 'ous', 'session_collection', 'start_time', 'status', 'status_message',
 ];
 const post = (url: string, token: string, body: unknown = {}) => t.request({ method: 'POST', url, token, body });
 
@@ -35,7 +35,7 @@ test('one-off job: shape of spec 2.8, then start → current → end with domain
   assert.equal(started.json().data.status, 1);
   assert.notEqual(started.json().data.start_time, '0001-01-01T00:00:00Z');
   assert.equal((await t.request({ method: 'GET', url: '/api/v2/jobs/current', token: c.token })).json().data.id, job.id);
-  assert.equal((await t.request({ method: 'GET', url: `/api/v2/clients/${c.id}`, token: admin })).json().data.current_job_id.int32, job.id);
+  assert.equal((await t.request({ method: 'GET', url: `/api/v2/clients/${c.id}`, token: admin })).json().data.current_job_id, job.id);
 
   const ended = await post('/api/v2/jobs/end', c.token, {
     status: 8, message: 'one domain failed',
@@ -123,4 +123,62 @@ test('GET /jobs: status filter by name (~eq:complete finds complete and partiall
   assert.deepEqual(errorOf(await list({ sort_by: 'client_name' })), { status: 400, messages: ['column format does not support sorting: client_name'] });
   const readOnly = (await t.login('Read-Only')).token;
   assert.deepEqual(errorOf(await t.request({ method: 'GET', url: '/api/v2/jobs', token: readOnly })), { status: 403, messages: ['not authorized'] });
+});
+
+test('finished jobs: /jobs/finished and a client\'s completed-jobs list the ended jobs, paged and filtered as the JS client asks', async () => {
+  const a = await makeClient(t, admin, 'finished-a');
+  const b = await makeClient(t, admin, 'finished-b');
+  const run = async (c: { id: string; token: string }, end: Record<string, unknown>) => {
+    const job = await makeJob(t, admin, c.id, { session_collection: true });
+    assert.equal((await post('/api/v2/jobs/start', c.token, { id: job.id })).statusCode, 200);
+    const ended = await post('/api/v2/jobs/end', c.token, end);
+    assert.equal(ended.statusCode, 200, ended.body);
+    return ended.json().data as { id: number; end_time: string };
+  };
+  const a1 = await run(a, { status: 2, log: 'collected 10 users\n' });
+  const a2 = await run(a, { status: 5, message: 'failed' });
+  const b1 = await run(b, { status: 8 });
+  const canceled = await makeJob(t, admin, b.id);
+  assert.equal((await t.request({ method: 'PUT', url: `/api/v2/jobs/${canceled.id}/cancel`, token: admin })).statusCode, 200);
+  await makeJob(t, admin, a.id); // ready: not finished
+
+  const both = `client_id=eq:${a.id}&client_id=eq:${b.id}`;
+  const finished = await t.request({ method: 'GET', url: `/api/v2/jobs/finished?skip=0&limit=10&hydrate_domains=false&hydrate_ous=false&${both}`, token: admin });
+  assert.equal(finished.statusCode, 200, finished.body);
+  const body = finished.json();
+  assert.equal(body.count, 4);
+  assert.deepEqual([body.skip, body.limit], [0, 10]);
+  // Newest end first.
+  assert.deepEqual(body.data.map((j: { id: number }) => j.id), [canceled.id, b1.id, a2.id, a1.id]);
+  assert.deepEqual(body.data.map((j: { status: number }) => j.status), [3, 8, 5, 2]);
+  // The filters BHEAPIClient.getFinishedJobs sends (prefixed values).
+  const q = (query: string) => t.request({ method: 'GET', url: `/api/v2/jobs/finished?${query}&${both}`, token: admin });
+  assert.deepEqual((await q('status=eq:2')).json().data.map((j: { id: number }) => j.id), [a1.id]);
+  const onlyB = await t.request({ method: 'GET', url: `/api/v2/jobs/finished?client_id=eq:${b.id}`, token: admin });
+  assert.deepEqual(onlyB.json().data.map((j: { id: number }) => j.id), [canceled.id, b1.id]);
+  assert.equal((await q(`start_time=gte:2000-01-01T00:00:00.000Z&end_time=lte:${new Date(Date.now() + 60_000).toISOString()}`)).json().count, 3);
+  assert.equal((await q('session_collection=eq:true')).json().count, 3);
+  assert.equal((await q('skip=1&limit=2')).json().data.length, 2);
+  assert.deepEqual(errorOf(await q('status=eq:nonsense')), { status: 400, messages: ['there are errors in the query parameter filters specified'] });
+  assert.deepEqual(errorOf(await q('nope=1')), { status: 400, messages: ['the specified column cannot be filtered: nope'] });
+
+  const completed = await t.request({ method: 'GET', url: `/api/v2/clients/${a.id}/completed-jobs?skip=0&limit=1`, token: admin });
+  assert.equal(completed.statusCode, 200, completed.body);
+  assert.deepEqual({ ...completed.json(), data: completed.json().data.map((j: { id: number }) => j.id) }, { count: 2, skip: 0, limit: 1, data: [a2.id] });
+  assert.deepEqual(errorOf(await t.request({ method: 'GET', url: '/api/v2/clients/00000000-0000-4000-8000-000000000000/completed-jobs', token: admin })), { status: 404, messages: ['resource not found'] });
+  assert.deepEqual(errorOf(await t.request({ method: 'GET', url: '/api/v2/clients/nope/completed-jobs', token: admin })), { status: 404, messages: ['resource not found'] });
+  const readOnly = (await t.login('Read-Only')).token;
+  assert.deepEqual(errorOf(await t.request({ method: 'GET', url: '/api/v2/jobs/finished', token: readOnly })), { status: 403, messages: ['not authorized'] });
+  assert.deepEqual(errorOf(await t.request({ method: 'GET', url: `/api/v2/clients/${a.id}/completed-jobs`, token: readOnly })), { status: 403, messages: ['not authorized'] });
+
+  // The log the client sent with its end.
+  const log = await t.request({ method: 'GET', url: `/api/v2/jobs/${a1.id}/log`, token: admin });
+  assert.deepEqual(log.json(), { data: { log: 'collected 10 users\n' } });
+  assert.deepEqual((await t.request({ method: 'GET', url: `/api/v2/jobs/${a2.id}/log`, token: admin })).json(), { data: { log: '' } });
+  assert.deepEqual(errorOf(await t.request({ method: 'GET', url: '/api/v2/jobs/999999/log', token: admin })), { status: 404, messages: ['resource not found'] });
+  assert.deepEqual(errorOf(await t.request({ method: 'GET', url: '/api/v2/jobs/x/log', token: admin })), { status: 400, messages: ['id is malformed'] });
+  assert.deepEqual(errorOf(await t.request({ method: 'GET', url: `/api/v2/jobs/${a1.id}/log`, token: readOnly })), { status: 403, messages: ['not authorized'] });
+  // event_title is shown (and filters: a one-off job has none).
+  assert.equal(body.data[0].event_title, '');
+  assert.equal((await q('event_title=eq:nightly')).json().count, 0);
 });

@@ -46,8 +46,8 @@ function Clients() {
             { label: 'Type', cell: (c) => c.type },
             { label: 'Domain controller', cell: (c) => c.domain_controller || '—' },
             { label: 'Host', cell: (c) => [c.hostname, c.ip_address].filter(Boolean).join(' / ') || '—' },
-            { label: 'Last check-in', cell: (c) => (c.last_checkin.valid ? formatTime(c.last_checkin.time) : 'never') },
-            { label: 'Current job', cell: (c) => (c.current_job_id.valid ? c.current_job_id.int32 : '—') },
+            { label: 'Last check-in', cell: (c) => (c.last_checkin !== null ? formatTime(c.last_checkin) : 'never') },
+            { label: 'Current job', cell: (c) => c.current_job_id ?? '—' },
             ...(manage ? [{ label: 'Actions', cell: (c: { id: string; name: string }) => <button type="button" aria-label={`Delete client ${c.name}`} onClick={() => remove(c.id, c.name)}>Delete</button> }] : []),
           ]} />
       </Section>
