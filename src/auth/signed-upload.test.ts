@@ -25,7 +25,7 @@ const post = (url: string, body: string, signBody = body) =>
 
 test('signed upload: accepted with the right signature; a wrong one is 401 and stores nothing', async () => {
   const start = await post('/api/v2/file-upload/start', '');
-  assert.equal(start.statusCode, 200, start.body);
+  assert.equal(start.statusCode, 201, start.body);
   const job = start.json().data.id;
   const file = JSON.stringify({ meta: { type: 'users', version: 6, count: 0 }, data: [] }) + ' '.repeat(3 * 1024 * 1024);
   const files = () => t.db.kysely.selectFrom('file_upload_files').select('id').where('job_id', '=', job).execute();

@@ -166,7 +166,7 @@ export class ScentClient {
     if (options.onProgress && Xhr && !(creds && 'tokenId' in creds)) {
       return this.#xhrUpload(new URL(path.slice(1), this.#base), body, options as Required<typeof options>);
     }
-    await this.request('POST', path, { rawBody: body, contentType: options.contentType, headers: { 'x-file-name': options.fileName } });
+    await this.request('POST', path, { rawBody: body, contentType: options.contentType, headers: { 'x-file-upload-name': options.fileName } });
   }
   async endFileUpload(jobId: number): Promise<FileUploadJob> {
     return (await this.request<{ data: FileUploadJob }>('POST', `/api/v2/file-upload/${jobId}/end`)).data;
@@ -314,7 +314,7 @@ export class ScentClient {
       xhr.open('POST', url);
       xhr.setRequestHeader('accept', 'application/json');
       xhr.setRequestHeader('content-type', o.contentType);
-      xhr.setRequestHeader('x-file-name', o.fileName);
+      xhr.setRequestHeader('X-File-Upload-Name', o.fileName);
       const creds = this.credentials;
       if (creds && 'bearer' in creds) xhr.setRequestHeader('authorization', `Bearer ${creds.bearer}`);
       if (this.#wait !== undefined) xhr.setRequestHeader('prefer', `wait=${this.#wait}`);

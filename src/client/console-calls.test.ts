@@ -35,7 +35,7 @@ test('upload flow: start, one file as bytes (signed with an API token, a Blob), 
   assert.deepEqual(page.data.map((j) => [j.id, j.total_files]), [[job.id, 2]]);
   assert.deepEqual(await bearer.listFileUploadTasks(job.id), []); // nothing ingested yet (worker off)
   await assert.rejects(bearer.uploadFile(job.id, 'x', { fileName: 'late.json', contentType: 'application/json' }),
-    (err: { status: number; messages: string[] }) => err.status === 400 && err.messages[0] === 'the file upload job is not accepting files: it has ended');
+    (err: { status: number; messages: string[] }) => err.status === 400 && err.messages[0] === 'job must be in running status to attach files');
 });
 
 test('entity graphs: a flat map is returned as is, a map wrapped in data is unwrapped', async () => {

@@ -5,7 +5,8 @@
  * client_jobs.log   the log text the client sent with POST /api/v2/jobs/end (null: none sent);
  *                   GET /api/v2/jobs/{id}/log answers it
  */
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import { isPostgres } from './portable.ts';
 
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('clients').addColumn('version', 'text', (c) => c.notNull().defaultTo('')).execute();
@@ -14,5 +15,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('client_jobs').dropColumn('log').execute();
+  // PostgreSQL: the change trigger of `clients` names its columns (made again after every migration run).
+  if (isPostgres(db)) await sql`drop trigger if exists scent_notify_change on clients`.execute(db);
   await db.schema.alterTable('clients').dropColumn('version').execute();
 }

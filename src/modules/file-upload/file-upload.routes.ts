@@ -17,6 +17,21 @@ import { JOB_STATUS_FILTER, JobStatus } from '../jobs/job-status.ts';
 import { createJob, findJob, listFiles, storeFile, updateJob } from './file-upload.repository.ts';
 import { ACCEPTED_TYPES, CompletedTaskSchema, FileUploadJobSchema, toWireJob, toWireTask } from './file-upload.schema.ts';
 import type { FileUploadFileRow } from './file-upload.tables.ts';
+import { checkedUpload } from './upload-check.ts';
+
+/** BloodHound's texts (reference §11). */
+export const FileUploadMessages = {
+  contentType: 'Content type must be application/json or application/zip',
+  notRunning: 'job must be in running status to attach files',
+  notRunningEnd: 'job must be in running status to end',
+} as const;
+
+/** The uploaded file's name: `X-File-Upload-Name` (BloodHound's header; `X-File-Name` is still read), else BloodHound's default. */
+function uploadName(request: FastifyRequest, mediaType: string): string {
+  const given = request.headers['x-file-upload-name'] ?? request.headers['x-file-name'];
+  const name = (Array.isArray(given) ? given[0] : given)?.trim();
+  return name ? name.slice(0, 1000) : `UnknownFileName.${mediaType === 'application/json' ? 'json' : 'zip'}`;
+}
 
 const listQuery = defineQuery({
   filters: {
@@ -60,12 +75,12 @@ export function registerUploadBodies(app: FastifyInstance): void {
   });
 }
 
-async function runningJob(db: Db, rawId: unknown) {
+async function runningJob(db: Db, rawId: unknown, notRunning: string = FileUploadMessages.notRunning) {
   const id = typeof rawId === 'string' && /^\d{1,10}$/.test(rawId) && Number(rawId) <= 2147483647 ? Number(rawId) : NaN;
   if (Number.isNaN(id)) throw badRequest(Messages.idMalformed);
   const job = await findJob(db.kysely, id);
   if (!job) throw notFound();
-  if (job.status !== JobStatus.running) throw badRequest('the file upload job is not accepting files: it has ended');
+  if (job.status !== JobStatus.running) throw badRequest(notRunning);
   return job;
 }
 
@@ -101,13 +116,13 @@ export const fileUploadRoutes = [
     url: '/api/v2/file-upload/start',
     config: { access: { permissions: ['graphdb/Ingest'] }, audit: { action: 'StartFileUpload' } },
     schema: {
-      tags: ['file-upload'], summary: 'Start a file upload job',
-      response: { 200: DataEnvelope(Type.Ref(FileUploadJobSchema)), ...errorResponses(401, 403) },
+      tags: ['file-upload'], summary: 'Start a file upload job (201, as BloodHound)',
+      response: { 201: DataEnvelope(Type.Ref(FileUploadJobSchema)), ...errorResponses(401, 403) },
     },
-    handler: async (request) => {
+    handler: async (request, reply) => {
       const p = request.principal!;
       const user = p.kind === 'user' ? { id: p.user.id, email: p.user.email_address } : { id: p.clientId, email: null };
-      return { data: toWireJob(await audited(request, (db) => createJob(db.kysely, user, JobStatus.running))) };
+      return reply.code(201).send({ data: toWireJob(await audited(request, (db) => createJob(db.kysely, user, JobStatus.running))) });
     },
   }),
   route<{ Params: { file_upload_job_id: number } }>({
@@ -116,13 +131,14 @@ export const fileUploadRoutes = [
     bodyLimit: Number.MAX_SAFE_INTEGER, // enforced while streaming: config.uploadLimit
     config: { access: { permissions: ['graphdb/Ingest'] }, audit: { action: 'UploadFile' } },
     schema: {
-      tags: ['file-upload'], summary: 'Upload one file (the body) into a running job: application/json or application/zip',
+      tags: ['file-upload'],
+      summary: 'Upload one file (the body) into a running job: application/json (the classic meta/data or the generic graph format) or application/zip; `X-File-Upload-Name` names it',
       params: jobParams,
       response: { 202: Type.Null(), ...errorResponses(400, 401, 403, 404, 413) },
     },
     preParsing: async (request, _reply, payload) => {
       const type = mediaType(request);
-      if (!ACCEPTED_TYPES.includes(type)) throw badRequest(`content type must be one of ${ACCEPTED_TYPES.join(', ')}`);
+      if (!ACCEPTED_TYPES.includes(type)) throw badRequest(FileUploadMessages.contentType);
       const job = await runningJob(request.server.db, (request.params as Record<string, unknown>).file_upload_job_id);
       const limit = request.server.config.uploadLimit;
       let received = 0;
@@ -133,8 +149,7 @@ export const fileUploadRoutes = [
           yield chunk;
         }
       };
-      const name = String(request.headers['x-file-name'] ?? `upload-${Date.now()}.${type === 'application/json' ? 'json' : 'zip'}`);
-      request.uploadedFile = await storeFile(request.server.db.kysely, job.id, name, type, limited());
+      request.uploadedFile = await storeFile(request.server.db.kysely, job.id, uploadName(request, type), type, checkedUpload(type, limited()));
       // Bytes as received (a Content-Encoding decoder before this hook reports them), for Content-Length.
       const empty = Readable.from([]) as Readable & { receivedEncodedLength?: number };
       empty.receivedEncodedLength = (payload as { receivedEncodedLength?: number }).receivedEncodedLength ?? received;
@@ -144,8 +159,12 @@ export const fileUploadRoutes = [
       const file = request.uploadedFile;
       if (!file) throw badRequest(Messages.contentType);
       auditNote(request, { fields: { file_name: file.file_name, content_type: file.content_type, size: file.size } });
-      // The file's chunks were streamed in by preParsing; attaching it to its job is the audited change.
-      await audited(request, (db) => db.kysely.updateTable('file_upload_jobs').set({ updated_at: nowMicros() }).where('id', '=', file.job_id).execute());
+      // The file's chunks were streamed in by preParsing; attaching it to its job is the audited change
+      // (the job counts it at once: a running job shows its real total_files).
+      const now = nowMicros();
+      await audited(request, (db) => db.kysely.updateTable('file_upload_jobs')
+        .set((eb) => ({ total_files: eb('total_files', '+', 1), last_ingest: now, updated_at: now }))
+        .where('id', '=', file.job_id).execute());
       return reply.status(202).send();
     },
   }),
@@ -160,7 +179,7 @@ export const fileUploadRoutes = [
     },
     handler: async (request) => {
       const updated = await audited(request, async (tx) => {
-        const job = await runningJob(tx, String(request.params.file_upload_job_id));
+        const job = await runningJob(tx, String(request.params.file_upload_job_id), FileUploadMessages.notRunningEnd);
         const total = (await listFiles(tx.kysely, job.id)).length;
         return updateJob(tx.kysely, job.id, { status: JobStatus.ingesting, total_files: total, status_message: `${total} file${total === 1 ? '' : 's'} queued for ingest` });
       });

@@ -22,22 +22,34 @@ after(() => t.close());
 test(`file upload on ${DIALECT}: start, upload JSON and zip, end, ingest; per-file errors; data quality`, async () => {
   const uploader = (await t.login('Upload-Only')).token;
   const start = await post('/api/v2/file-upload/start', uploader);
-  assert.equal(start.statusCode, 200);
+  assert.equal(start.statusCode, 201);
   const job = start.json().data;
   assert.equal(job.status, 1);
   assert.equal(job.end_time, '0001-01-01T00:00:00Z');
+  assert.equal(job.total_files, 0);
 
-  assert.equal((await upload(job.id, readFileSync(FIXTURES + 'users.json'), 'application/json', uploader)).statusCode, 202);
+  const named = await t.app.inject({
+    method: 'POST', url: `/api/v2/file-upload/${job.id}`, payload: readFileSync(FIXTURES + 'users.json'),
+    headers: { authorization: `Bearer ${uploader}`, 'content-type': 'application/json', 'x-file-upload-name': 'corp-users.json' },
+  });
+  assert.equal(named.statusCode, 202);
+  // A running job shows the files it has so far.
+  const running = (await t.request({ method: 'GET', url: '/api/v2/file-upload', token: admin, query: { id: String(job.id) } })).json().data[0];
+  assert.deepEqual([running.status, running.total_files], [1, 1]);
+  assert.notEqual(running.last_ingest, '0001-01-01T00:00:00Z');
   const zip = makeZip([
     { name: 'groups.json', data: readFileSync(FIXTURES + 'groups.json') },
     { name: 'broken_computers.json', data: '{"meta":{"type":"computers"},"data":[{"ObjectIdentifier":"S-1-5-21-1-1000"' },
   ]);
   assert.equal((await upload(job.id, zip, 'application/zip; charset=binary', uploader)).statusCode, 202);
+  // A body that is neither JSON nor a zip is refused at upload time and not counted.
+  assert.deepEqual(errorOf(await upload(job.id, 'not json at all', 'application/json', uploader)), { status: 400, messages: ['Error saving ingest file: file is not valid json'] });
 
   const ended = await post(`/api/v2/file-upload/${job.id}/end`, uploader);
   assert.equal(ended.statusCode, 200);
   assert.deepEqual([ended.json().data.status, ended.json().data.total_files], [6, 2]);
-  assert.deepEqual(errorOf(await upload(job.id, '{}', 'application/json')), { status: 400, messages: ['the file upload job is not accepting files: it has ended'] });
+  assert.deepEqual(errorOf(await upload(job.id, '{}', 'application/json')), { status: 400, messages: ['job must be in running status to attach files'] });
+  assert.deepEqual(errorOf(await post(`/api/v2/file-upload/${job.id}/end`, uploader)), { status: 400, messages: ['job must be in running status to end'] });
 
   assert.equal(await runIngestOnce(t.db), job.id);
   assert.equal(await runIngestOnce(t.db), null, 'nothing left to claim');
@@ -51,10 +63,11 @@ test(`file upload on ${DIALECT}: start, upload JSON and zip, end, ingest; per-fi
 
   const tasks = (await t.request({ method: 'GET', url: `/api/v2/file-upload/${job.id}/completed-tasks`, token: admin })).json().data;
   assert.equal(tasks.length, 2);
+  assert.deepEqual(tasks.map((task: { file_name: string }) => task.file_name), ['corp-users.json', 'UnknownFileName.zip']);
   assert.deepEqual(tasks[0].errors, []);
   assert.equal(tasks[0].nodes, 14);
   assert.equal(tasks[1].errors.length, 1);
-  assert.equal(tasks[1].errors[0].file_name.endsWith('/broken_computers.json'), true);
+  assert.equal(tasks[1].errors[0].file_name, 'UnknownFileName.zip/broken_computers.json');
 
   assert.ok(await findNodeByObjectId(t.db.kysely, 'S-1-5-21-909015691-3030120388-2582151266-500'));
   assert.equal(await findNodeByObjectId(t.db.kysely, 'S-1-5-21-1-1000'), undefined);
@@ -89,9 +102,26 @@ test(`file upload on ${DIALECT}: errors`, async () => {
   assert.deepEqual(errorOf(await upload(999999, '{}', 'application/json')), { status: 404, messages: ['resource not found'] });
   assert.deepEqual(errorOf(await upload('abc', '{}', 'application/json')), { status: 400, messages: ['id is malformed'] });
   const job = (await post('/api/v2/file-upload/start')).json().data;
-  assert.deepEqual(errorOf(await upload(job.id, 'x', 'text/plain')), {
-    status: 400, messages: ['content type must be one of application/json, application/zip, application/x-zip-compressed, application/zip-compressed'],
-  });
+  assert.deepEqual(errorOf(await upload(job.id, 'x', 'text/plain')), { status: 400, messages: ['Content type must be application/json or application/zip'] });
+  // Checked at upload time, as BloodHound: JSON syntax and its top-level format; a zip's header.
+  const refused = async (body: string | Buffer, type: string, message: string) =>
+    assert.deepEqual(errorOf(await upload(job.id, body, type)), { status: 400, messages: [message] }, `${type} ${String(body).slice(0, 40)}`);
+  await refused('{"meta": {"type": "users"}, "data": [{"a": 1},', 'application/json', 'Error saving ingest file: file is not valid json');
+  // An empty body is no body, whatever its label (CONTRACT §1): so it has no content type either.
+  await refused('', 'application/json', 'Content type must be application/json or application/zip');
+  await refused('  ', 'application/json', 'Error saving ingest file: file is not valid json');
+  await refused('[1, 2]', 'application/json', 'Error saving ingest file: file is not valid json');
+  await refused('{"something": "else"}', 'application/json', 'Error saving ingest file: no valid meta tag or data tag found');
+  await refused('{"meta": {"type": "users"}, "data": [], "graph": {"nodes": []}}', 'application/json',
+    'Error saving ingest file: request must use either the classic format (meta/data) or the generic format (graph), not both');
+  await refused('{"meta": {}, "data": []}', 'application/zip', 'Error saving ingest file: failed to find zip file header');
+  await refused('PK', 'application/x-zip-compressed', 'Error saving ingest file: failed to find zip file header');
+  assert.equal((await upload(job.id, '{"graph": {"nodes": [], "edges": []}}', 'application/json')).statusCode, 202);
+  assert.equal((await upload(job.id, '\ufeff{"meta": {"type": "users", "version": 6, "count": 0}, "data": []}', 'application/json')).statusCode, 202);
+  const files = await t.db.kysely.selectFrom('file_upload_files').select('file_name').where('job_id', '=', job.id).execute();
+  assert.deepEqual(files.map((f) => f.file_name), ['UnknownFileName.json', 'UnknownFileName.json'], 'refused bodies leave nothing behind');
+  const counted = (await t.request({ method: 'GET', url: '/api/v2/file-upload', token: admin, query: { id: String(job.id) } })).json().data[0];
+  assert.equal(counted.total_files, 2);
   assert.deepEqual(errorOf(await post('/api/v2/file-upload/999999/end')), { status: 404, messages: ['resource not found'] });
   assert.deepEqual(errorOf(await t.request({ method: 'GET', url: '/api/v2/file-upload/999999/completed-tasks', token: admin })), { status: 404, messages: ['resource not found'] });
   const small = await createTestApp({ ingestInterval: 0, uploadLimit: 1024 });

@@ -164,7 +164,8 @@ test('finished jobs: /jobs/finished and a client\'s completed-jobs list the ende
 
   const completed = await t.request({ method: 'GET', url: `/api/v2/clients/${a.id}/completed-jobs?skip=0&limit=1`, token: admin });
   assert.equal(completed.statusCode, 200, completed.body);
-  assert.deepEqual({ ...completed.json(), data: completed.json().data.map((j: { id: number }) => j.id) }, { count: 2, skip: 0, limit: 1, data: [a2.id] });
+  const page = completed.json() as { data: Array<{ id: number }> };
+  assert.deepEqual({ ...page, data: page.data.map((j) => j.id) }, { count: 2, skip: 0, limit: 1, data: [a2.id] });
   assert.deepEqual(errorOf(await t.request({ method: 'GET', url: '/api/v2/clients/00000000-0000-4000-8000-000000000000/completed-jobs', token: admin })), { status: 404, messages: ['resource not found'] });
   assert.deepEqual(errorOf(await t.request({ method: 'GET', url: '/api/v2/clients/nope/completed-jobs', token: admin })), { status: 404, messages: ['resource not found'] });
   const readOnly = (await t.login('Read-Only')).token;
