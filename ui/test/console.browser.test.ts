@@ -26,13 +26,6 @@ const DOMAIN_ADMINS = `${DOMAIN_SID}-512`;
 const EVIL_INPUT = '<img src=x onerror="&#119;&#105;&#110;&#100;&#111;&#119;.&#95;&#95;&#120;&#115;&#115;=1">EVIL<b>ADMINS</b>@ESC1.LOCAL';
 const EVIL_NAME = EVIL_INPUT.toUpperCase();
 const LIBRARY = join(FIXTURES, '..', 'bloodhound-query-library', 'Queries.json');
-// An identity provider's SAML metadata: its entity id and an SSO service with the HTTP-POST binding.
-const IDP_METADATA = `<?xml version="1.0"?>
-<md:EntityDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata" entityID="https://idp.example.test/saml">
-  <md:IDPSSODescriptor protocolSupportEnumeration="urn:oasis:names:tc:SAML:2.0:protocol">
-    <md:SingleSignOnService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST" Location="https://idp.example.test/saml/sso"/>
-  </md:IDPSSODescriptor>
-</md:EntityDescriptor>`;
 const JOB_LOG = 'Collected 12 users\n<script>window.__xss=1</script><img src=x onerror="window.__xss=1">\ndone';
 const EVIL_SID = 'S-1-5-21-909015691-3030120388-2582151266-9999';
 // A small AzureHound collection (a tenant, a user, a group with the user as member), uploaded with the fixtures.
@@ -385,8 +378,13 @@ test('administration: an API token shown once; an OIDC provider created and dele
     await page.getByRole('form', { name: 'New OIDC provider' }).waitFor();
     assert.equal(await samlForm.count(), 0);
   } else {
+    // The IdP metadata (an entity id, a POST SSO service, a signing certificate) from the SAML module's test IdP;
+    // imported by a computed path: the module arrives with the route.
+    const testIdp = '../../src/modules/saml/test-idp.ts';
+    const { SamlTestIdp } = await import(testIdp) as { SamlTestIdp: new (entityId: string) => { metadata(): string } };
+    const metadata = new SamlTestIdp('https://idp.example.test/saml').metadata();
     await samlForm.getByLabel('SAML provider name').fill('Console SAML');
-    await samlForm.getByLabel('IdP metadata (XML file)').setInputFiles({ name: 'idp-metadata.xml', mimeType: 'application/xml', buffer: Buffer.from(IDP_METADATA) });
+    await samlForm.getByLabel('IdP metadata (XML file)').setInputFiles({ name: 'idp-metadata.xml', mimeType: 'application/xml', buffer: Buffer.from(metadata) });
     await samlForm.getByRole('button', { name: 'Create SAML provider' }).click();
     const row = page.getByRole('row').filter({ has: page.getByRole('cell', { name: 'Console SAML', exact: true }) });
     await row.getByRole('cell', { name: 'https://idp.example.test/saml', exact: true }).waitFor();
