@@ -31,7 +31,7 @@ export function startBanner(
 ): string {
   const lines = [
     `Scent is serving the BloodHound v2 API at ${address} (${db.description}, ${config.edition} edition)`,
-    `OpenAPI: ${address}/api/v2/spec   docs: ${address}/api/v2/docs`,
+    `Console: ${address}/ui/   API docs: ${address}/api/v2/docs   OpenAPI: ${address}/api/v2/spec`,
   ];
   if (bootstrap) {
     const hint = tokensIssueHint(config.databaseUrl, db.description);

@@ -45,6 +45,15 @@ test('banner: the `tokens issue` hint names the server\'s database; an in-memory
   assert.match(pg, /--database 'postgres:\/\/scent:\*\*\*@db\/scent' \(with the password in place of \*\*\*\)/);
 });
 
+test('banner: its second line names the console (/ui/), the API docs page and the OpenAPI document', () => {
+  const banner = startBanner(testConfig({ databaseUrl: 'sqlite:./data/scent.sqlite' }), { description: 'sqlite:./data/scent.sqlite' }, 'http://127.0.0.1:8080', null);
+  assert.equal(banner, [
+    'Scent is serving the BloodHound v2 API at http://127.0.0.1:8080 (sqlite:./data/scent.sqlite, enterprise edition)',
+    'Console: http://127.0.0.1:8080/ui/   API docs: http://127.0.0.1:8080/api/v2/docs   OpenAPI: http://127.0.0.1:8080/api/v2/spec',
+    '', '',
+  ].join('\n'));
+});
+
 test('first start: the banner\'s `tokens issue` command, run as printed, gives a token for this server', { timeout: 120_000 }, async () => {
   const { url, cleanup } = await cliDatabase();
   const server = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--database', url], { cwd: '/' });

@@ -31,7 +31,7 @@ test('logs: one concise line per request at info (on stderr), the banner alone o
   await info.stop();
   const { stdout, stderr } = info.output();
   assert.doesNotMatch(stdout, /"level"/, 'no log line on stdout, where the banner and its password are');
-  assert.match(stdout, /^Scent is serving [^\n]+\nOpenAPI: [^\n]+\n\nFirst start: [^]*This password is shown only once\.\n\n$/);
+  assert.match(stdout, /^Scent is serving [^\n]+\nConsole: [^\n]+\n\nFirst start: [^]*This password is shown only once\.\n\n$/);
   const lines = stderr.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
   const requests = lines.filter((l) => typeof l.status === 'number');
   assert.equal(requests.length, 2, stderr);

@@ -5,6 +5,7 @@ import { markKept } from '../../http/compression.ts';
 import { notFound } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
 import { JSON_TYPE } from '../../http/json-body.ts';
+import { faviconIco } from './favicon.ts';
 
 /** The OpenAPI document generated from the route schemas, and an interactive viewer for it. */
 const require = createRequire(import.meta.url);
@@ -19,6 +20,7 @@ const specCache = new WeakMap<object, Buffer>();
 
 const PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Scent API</title>
+<link rel="icon" href="/favicon.ico">
 <link rel="stylesheet" href="/api/v2/docs/swagger-ui.css"></head>
 <body><div id="ui"></div>
 <script src="/api/v2/docs/swagger-ui-bundle.js"></script>
@@ -26,6 +28,7 @@ const PAGE = `<!doctype html>
 </body></html>`;
 
 const hidden = { hide: true } as const;
+let favicon: Buffer | undefined;
 
 export const docsRoutes = [
   route({
@@ -60,5 +63,13 @@ export const docsRoutes = [
       if (!body) cache.set(asset, (body = markKept(readFileSync(join(assetDir, asset)))));
       return reply.type(type).header('Cache-Control', 'public, max-age=86400').send(body);
     },
+  }),
+  route({
+    method: 'GET',
+    url: '/favicon.ico',
+    config: { access: { public: true } },
+    schema: { ...hidden },
+    handler: async (_request, reply) =>
+      reply.type('image/x-icon').header('Cache-Control', 'public, max-age=86400').send((favicon ??= markKept(faviconIco()))),
   }),
 ];
