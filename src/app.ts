@@ -19,6 +19,7 @@ import { toArray, type Access, type Route } from './http/route.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { docsRoutes } from './modules/docs/docs.routes.ts';
+import { finishOpenApi } from './modules/docs/openapi.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { ssoProviderRoutes } from './modules/sso-providers/sso-providers.routes.ts';
 import { assetGroupTagRoutes } from './modules/asset-group-tags/tags.routes.ts';
@@ -187,6 +188,7 @@ export async function buildApp({ config, db, extraRoutes = [] }: AppOptions): Pr
       security: [{ bearerAuth: [] }, { bheSignature: [] }],
     },
     refResolver: { buildLocalReference: (json, _base, _frag, i) => String(json.$id ?? `def-${i}`) },
+    transformObject: (documents) => finishOpenApi((documents as { openapiObject: Record<string, unknown> }).openapiObject) as never,
   });
 
   for (const r of [...ROUTES, ...extraRoutes]) {

@@ -50,8 +50,8 @@ test('unknown route: 404 envelope with X-Request-Id', async () => {
 test('wrong method on a known path: 405 with Allow', async () => {
   const res = await t.request({ method: 'PUT', url: '/api/v2/sso-providers/oidc' });
   assert.deepEqual(errorOf(res), { status: 405, messages: ['method not allowed'] });
-  // DELETE matches too: /api/v2/sso-providers/:sso_provider_id
-  assert.equal(res.headers.allow, 'POST, DELETE');
+  // PATCH and DELETE match too: /api/v2/sso-providers/:sso_provider_id
+  assert.equal(res.headers.allow, 'POST, PATCH, DELETE');
 });
 
 test('500 carries no internals', async () => {

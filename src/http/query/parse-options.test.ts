@@ -133,6 +133,18 @@ test('querystringSchema describes every accepted parameter', () => {
   assert.doesNotThrow(() => JSON.stringify(schema));
 });
 
+test('querystringSchema: sort_by is a repeatable enum of the sortable columns (no anyOf: the docs page showed array<undefined>); absent when nothing sorts', () => {
+  const schema = JSON.parse(JSON.stringify(querystringSchema(Q)));
+  assert.deepEqual(schema.properties.sort_by.type, 'array');
+  assert.deepEqual(schema.properties.sort_by.items, {
+    type: 'string',
+    enum: ['name', '-name', 'note', '-note', 'n', '-n', 'created_at', '-created_at', 'deleted_at', '-deleted_at', 'id', '-id'],
+  });
+  assert.deepEqual(schema.properties.type, { type: 'string', default: 'list', enum: ['list', 'graph'] });
+  assert.equal(JSON.stringify(schema).includes('anyOf'), false);
+  assert.equal(querystringSchema(defineQuery({ filters: { a: { kind: 'string', column: 'a' } } })).properties.sort_by, undefined);
+});
+
 function pick(p: { skip: number; limit: number }) {
   return { skip: p.skip, limit: p.limit };
 }

@@ -18,16 +18,15 @@ export function querystringSchema(q: CompiledQuery): TObject {
   const properties: Record<string, TSchema> = {};
   for (const f of q.filters.values()) properties[f.name] = Type.Optional(filterSchema(f));
 
+  // sort_by: a repeatable enum (`?sort_by=name&sort_by=-created_at`), absent where nothing is sortable.
   const sortNames = [...q.sortable.keys()];
-  const sortValues = sortNames.flatMap((n) => [n, `-${n}`]);
-  properties[SORT_PARAM] = Type.Optional(
-    Type.Array(sortValues.length > 0 ? Type.Union(sortValues.map((v) => Type.Literal(v))) : Type.String(), {
-      description:
-        sortNames.length > 0
-          ? `Sort by a column, repeatable; a leading hyphen sorts descending. Sortable columns: ${sortNames.join(', ')}.`
-          : 'No column of this endpoint is sortable.',
-    }),
-  );
+  if (sortNames.length > 0) {
+    properties[SORT_PARAM] = Type.Optional(
+      Type.Array(Type.String({ enum: sortNames.flatMap((n) => [n, `-${n}`]) }), {
+        description: `Sort by a column, repeatable; a leading hyphen sorts descending. Sortable columns: ${sortNames.join(', ')}.`,
+      }),
+    );
+  }
 
   if (q.paging) {
     properties[SKIP_PARAM] = Type.Optional(
@@ -72,7 +71,7 @@ function paramSchema(spec: ParamSpec): TSchema {
       });
     case 'string': {
       const extra = { ...description, ...(spec.default !== undefined ? { default: spec.default } : {}) };
-      return spec.enum ? Type.Union(spec.enum.map((v) => Type.Literal(v)), extra) : Type.String(extra);
+      return spec.enum ? Type.String({ ...extra, enum: [...spec.enum] }) : Type.String(extra);
     }
     case 'string[]':
       return Type.Array(Type.String(), description);
