@@ -71,7 +71,7 @@ async function platformPage(db: Db, table: RecordTable, parsed: ParsedQuery, raw
   let rest: Buffer;
   let stableUntil: number;
   if (fromMemory) {
-    rest = Buffer.from(fromMemory.rest);
+    rest = fromMemory.rest;
     stableUntil = fromMemory.stableUntil;
   } else {
     stableUntil = clocked ? await rangeStableUntil(db.kysely, table, range, window) : Infinity;

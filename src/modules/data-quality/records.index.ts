@@ -12,12 +12,22 @@ import type { RecordTable } from './data-quality.repository.ts';
 import { toWireRecord } from './data-quality.schema.ts';
 
 const MAX_RECORDS = 200_000;
+const COMMA = Buffer.from(',');
+const END = Buffer.from(']}');
 
 interface Records {
   stamp: string;
   /** created_at, ascending (ties: id ascending). */
   at: Float64Array;
-  json: string[];
+  /**
+   * Every record's JSON, comma-separated, in the default order (newest first, ties by id ascending): a newest-first
+   * page is one slice of it. `from[k]` / `to[k]`: the bytes of the k-th record in that order.
+   */
+  newestFirst: Buffer;
+  from: Float64Array;
+  to: Float64Array;
+  /** Ascending index i → its position in newestFirst. */
+  positionOf: Int32Array;
 }
 
 const held = new WeakMap<Db, Map<RecordTable, Records | Promise<Records | null>>>();
@@ -28,7 +38,33 @@ async function load(db: Db, table: RecordTable, stamp: string): Promise<Records 
   if (n > MAX_RECORDS) return null;
   const rows = (await k.selectFrom(table).selectAll().orderBy('created_at').orderBy('id').execute()) as Array<Record<string, unknown>>;
   if (db.versions.snapshot([table]) !== stamp) return null;
-  return { stamp, at: Float64Array.from(rows, (r) => Number(r.created_at)), json: rows.map((r) => JSON.stringify(toWireRecord(r))) };
+  const at = Float64Array.from(rows, (r) => Number(r.created_at));
+  // Newest first with equal created_at kept id ascending: the ascending runs of equal values, last run first.
+  const order: number[] = [];
+  for (let end = at.length; end > 0;) {
+    let begin = end - 1;
+    while (begin > 0 && at[begin - 1] === at[end - 1]) begin--;
+    for (let i = begin; i < end; i++) order.push(i);
+    end = begin;
+  }
+  const parts: Buffer[] = [];
+  const from = new Float64Array(order.length);
+  const to = new Float64Array(order.length);
+  const positionOf = new Int32Array(order.length);
+  let offset = 0;
+  order.forEach((i, k) => {
+    const json = Buffer.from(JSON.stringify(toWireRecord(rows[i])));
+    if (k > 0) {
+      parts.push(COMMA);
+      offset += 1;
+    }
+    parts.push(json);
+    from[k] = offset;
+    offset += json.length;
+    to[k] = offset;
+    positionOf[i] = k;
+  });
+  return { stamp, at, newestFirst: Buffer.concat(parts), from, to, positionOf };
 }
 
 async function recordsOf(db: Db, table: RecordTable): Promise<Records | null> {
@@ -70,7 +106,7 @@ function lowerBound(at: Float64Array, t: number): number {
  */
 export async function recordsPage(
   db: Db, table: RecordTable, parsed: ParsedQuery, range: { start: number; end: number }, window: number | null, clocked: boolean,
-): Promise<{ rest: string; stableUntil: number } | null> {
+): Promise<{ rest: Buffer; stableUntil: number } | null> {
   const terms = parsed.sort.filter((t, i) => parsed.sort.findIndex((u) => u.name === t.name) === i);
   if (terms.length !== 1 || terms[0].name !== 'created_at') return null;
   const r = await recordsOf(db, table);
@@ -80,19 +116,20 @@ export async function recordsPage(
   const count = hi - lo;
   const { skip, limit } = parsed;
   const want = limit > 0 ? limit : Infinity;
-  const parts: string[] = [];
-  if (!terms[0].descending) {
-    for (let i = lo + skip; i < hi && parts.length < want; i++) parts.push(r.json[i]);
+  const head = Buffer.from(`"count":${count},"skip":${skip},"limit":${limit},"data":[`);
+  let body: Buffer[];
+  const n = r.at.length;
+  if (terms[0].descending) {
+    // A range is whole runs of equal created_at, so its records are positions n-hi … n-lo-1 of newestFirst.
+    const first = n - hi + skip;
+    const last = Math.min(n - lo, first + want) - 1;
+    body = first <= last ? [r.newestFirst.subarray(r.from[first], r.to[last])] : [];
   } else {
-    // Newest first; equal created_at keep id ascending: the runs of equal values, last run first.
-    let passed = 0;
-    for (let end = hi; end > lo && parts.length < want;) {
-      let begin = end - 1;
-      while (begin > lo && r.at[begin - 1] === r.at[end - 1]) begin--;
-      for (let i = begin; i < end && parts.length < want; i++) {
-        if (passed++ >= skip) parts.push(r.json[i]);
-      }
-      end = begin;
+    body = [];
+    for (let i = lo + skip, taken = 0; i < hi && taken < want; i++, taken++) {
+      const k = r.positionOf[i];
+      if (body.length > 0) body.push(COMMA);
+      body.push(r.newestFirst.subarray(r.from[k], r.to[k]));
     }
   }
   let stableUntil = Infinity;
@@ -100,5 +137,5 @@ export async function recordsPage(
     if (hi < r.at.length) stableUntil = r.at[hi];
     if (window !== null && count > 0) stableUntil = Math.min(stableUntil, r.at[lo] + window + 1);
   }
-  return { rest: `"count":${count},"skip":${skip},"limit":${limit},"data":[${parts.join(',')}]}`, stableUntil };
+  return { rest: Buffer.concat([head, ...body, END]), stableUntil };
 }
