@@ -258,7 +258,7 @@ interface Row {
   /** --vary: distinct requests (bench/vary.ts). */
   vary?: {
     shape: string; sent: number; distinct: number; replayCpuMicros: number; cpuRatio: number;
-    dbMicros?: number; statements?: number; inProcessMicros?: number; target: VaryTarget['target']; met: boolean;
+    dbMicros?: number; statements?: number; inProcessMicros?: number; inProcessCpuMicros?: number; dbShare?: number; target: VaryTarget['target']; met: boolean;
   };
 }
 
@@ -483,7 +483,7 @@ async function endpoints(m: Manifest, results: Results, o: { want: (n: string) =
       for (const row of results.rows) {
         const s = share.get(row.name);
         if (row.vary && s) Object.assign(row.vary, s);
-        if (s) log(`${row.name}: database ${s.dbMicros} µs/request (${s.statements} statements), in-process handling ${s.inProcessMicros} µs/request`);
+        if (s) log(`${row.name}: in process ${s.inProcessCpuMicros} µs CPU, ${s.inProcessMicros} µs wall per request, ${s.dbMicros} µs of it in ${s.statements} statements (${Math.round(s.dbShare * 100)} %)`);
       }
     }
 
@@ -621,14 +621,14 @@ function varyLines(r: Results): string[] {
   return [
     '## Distinct requests (`--vary`, bench/vary.ts: every request differs; the response cache is on)',
     '',
-    '| case | requests | distinct URLs | mean bytes | req/s | p50 ms | p99 ms | server CPU µs/req | replay CPU µs/req | server / replay CPU | database µs/req (statements) | in-process µs/req | non-2xx | target | met |',
+    '| case | requests | distinct URLs | mean bytes | req/s | p50 ms | p99 ms | server CPU µs/req | replay CPU µs/req | server / replay CPU | in-process: statements\' share of the time (statements/req) | in-process: CPU µs/req, wall µs/req, of it in statements | non-2xx | target | met |',
     '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|',
     ...r.rows.filter((x) => x.vary).map((x) => {
       const v = x.vary!;
-      return `| ${x.name} | \`${v.shape}\` | ${v.distinct} of ${v.sent} | ${x.endpoint.bytesPerResponse} | ${x.endpoint.rps} | ${x.endpoint.p50} | ${x.endpoint.p99} | ${x.endpoint.serverCpuMicrosPerRequest} | ${v.replayCpuMicros} | ${v.cpuRatio} | ${v.dbMicros ?? '–'} (${v.statements ?? '–'}) | ${v.inProcessMicros ?? '–'} | ${x.endpoint.non2xx} | ${AIMS[v.target]} | ${yes(v.met)} |`;
+      return `| ${x.name} | \`${v.shape}\` | ${v.distinct} of ${v.sent} | ${x.endpoint.bytesPerResponse} | ${x.endpoint.rps} | ${x.endpoint.p50} | ${x.endpoint.p99} | ${x.endpoint.serverCpuMicrosPerRequest} | ${v.replayCpuMicros} | ${v.cpuRatio} | ${v.dbShare === undefined ? '–' : `${Math.round(v.dbShare * 100)} %`} (${v.statements ?? '–'}) | ${v.inProcessCpuMicros ?? '–'}, ${v.inProcessMicros ?? '–'}, ${v.dbMicros ?? '–'} | ${x.endpoint.non2xx} | ${AIMS[v.target]} | ${yes(v.met)} |`;
     }),
     '',
-    'The replay answers one captured response of the case (the first drawn request) from a bare Fastify process; "database" is the time spent in SQL statements for the same kind of requests injected into an in-process application on the same database (Kysely query log); "in-process" is the whole handling without HTTP.',
+    'The replay answers one captured response of the case (the first drawn request) from a bare Fastify process. "In-process": the same kind of requests injected into an application in the bench process on the same database (no HTTP); the statements\' wall time comes from Kysely\'s query log, and their share of the in-process wall time is the database\'s own part of the work (wall times stretch with the load on the machine; the share much less). Server CPU counts the Scent process only: on PostgreSQL the database server\'s own CPU is not in it.',
     '',
   ];
 }

@@ -96,7 +96,8 @@ export class MembersQuery {
   }
 
   async count(): Promise<number> {
-    const indexed = this.unfiltered ? null : await this.matches();
+    // Sorted or filtered: the index's matches (unfiltered: every member, the sum of the member counts).
+    const indexed = await this.matches();
     if (indexed) return indexed.positions.length;
     if (this.unfiltered) {
       const row = await this.db.kysely.selectFrom('asset_group_tag_member_counts')
