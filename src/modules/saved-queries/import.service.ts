@@ -3,7 +3,7 @@ import type { Db } from '../../db/create-db.ts';
 import { nowMicros } from '../../db/time.ts';
 import { UserInputError } from '../users/users.service.ts';
 import { addPermissions, isPublic } from './saved-queries.repository.ts';
-import { parseQueryJson, parseQueryZip, TransferError, type TransferableQuery } from './transfer.ts';
+import { parseQueryJson, parseQueryZip, TransferError, uniqueNames, type TransferableQuery } from './transfer.ts';
 
 export interface ImportOutcome {
   created: number;
@@ -52,15 +52,4 @@ export async function importQueryFile(db: Db, path: string, principalName: strin
     }
   });
   return outcome;
-}
-
-function uniqueNames(queries: TransferableQuery[]): TransferableQuery[] {
-  const seen = new Set<string>();
-  return queries.map((q) => {
-    let name = q.name;
-    if (seen.has(name) && q.platforms?.length) name = `${q.name} (${q.platforms.join(', ')})`;
-    for (let i = 2; seen.has(name); i++) name = `${q.name} (${i})`;
-    seen.add(name);
-    return { ...q, name };
-  });
 }

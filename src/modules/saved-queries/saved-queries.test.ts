@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { createTestApp, errorOf, type TestApp } from '../../test/harness.ts';
+import { axiosErrorOf } from '../../test/http-client.ts';
 import { parseQueryZip, zipFiles } from './transfer.ts';
 
 let t: TestApp;
@@ -116,4 +117,35 @@ test('import JSON (an object or an array) and zip; export one and a scope; conte
   assert.ok(back.some((q) => q.name === 'groups' && q.query === 'MATCH (n:Group) RETURN n'));
   assert.deepEqual(errorOf(await t.request({ method: 'GET', url: `${URL}/export`, token: alice.token })), { status: 400, messages: ['scope query parameter cannot be empty'] });
   assert.deepEqual(errorOf(await t.request({ method: 'GET', url: `${URL}/export`, token: alice.token, query: { scope: 'x' } })), { status: 400, messages: ['invalid scope param: x'] });
+});
+
+test('import BloodHound\'s Query Library through the route (axios, as the UI sends a file): null descriptions, a name repeated across platforms', async () => {
+  const { createClientApp } = await import('../../test/http-client.ts');
+  const { LIBRARY } = await import('../../cypher/library.test-helpers.ts');
+  const c = await createClientApp();
+  try {
+    const carol = await c.login('User');
+    const http = c.http(carol.token);
+    const entry = LIBRARY.find((q) => q.description === null)!;
+    const one = await http.post(`${URL}/import`, entry, { headers: { 'content-type': 'application/json' } });
+    assert.deepEqual([one.status, one.data], [201, { data: 'imported 1 queries' }]);
+    const saved = (await http.get(URL, { params: { name: entry.name } })).data.data;
+    assert.deepEqual(saved.map((q: { description: string; query: string }) => [q.description, q.query]), [['', entry.query]]);
+    // The whole file: every entry, the AD / Azure pair "Disabled Tier Zero / High Value principals" told apart by platform.
+    const { readFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { SHARED_FIXTURES } = await import('../../graph/ingest/fixture-path.ts');
+    const file = readFileSync(join(SHARED_FIXTURES, 'bloodhound-query-library', 'Queries.json'), 'utf8');
+    const dave = await c.login('User');
+    const all = await c.http(dave.token).post(`${URL}/import`, file, { headers: { 'content-type': 'application/json' } });
+    assert.deepEqual([all.status, all.data], [201, { data: `imported ${LIBRARY.length} queries` }]);
+    const names = (await c.http(dave.token).get(URL, { params: { limit: 1000 } })).data.data.map((q: { name: string }) => q.name);
+    assert.equal(names.length, LIBRARY.length);
+    assert.ok(names.includes('Disabled Tier Zero / High Value principals') && names.includes('Disabled Tier Zero / High Value principals (Azure)'), JSON.stringify(names.filter((n: string) => n.startsWith('Disabled'))));
+    // Importing it again collides with the saved names, as BloodHound: nothing is written.
+    assert.deepEqual(axiosErrorOf(await c.http(dave.token).post(`${URL}/import`, file, { headers: { 'content-type': 'application/json' } })),
+      { status: 400, messages: ['duplicate name for saved query: please choose a different name'] });
+  } finally {
+    await c.close();
+  }
 });

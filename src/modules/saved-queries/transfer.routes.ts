@@ -8,7 +8,7 @@ import { route } from '../../http/route.ts';
 import { audited } from '../../audit/audit.ts';
 import { DuplicateName, insertQueries, visibleQueries, type Scope } from './saved-queries.repository.ts';
 import { callerId, DUPLICATE, queryId, SCOPES, visibleQuery } from './saved-queries.routes.ts';
-import { parseQueryJson, parseQueryZip, queryFile, queryFileName, TransferError, zipFiles, type TransferableQuery } from './transfer.ts';
+import { parseQueryJson, parseQueryZip, queryFile, queryFileName, TransferError, uniqueNames, zipFiles, type TransferableQuery } from './transfer.ts';
 
 const exportQuery = defineQuery({ params: { scope: { type: 'string', description: 'owned, shared, public or all (required)' } } });
 
@@ -65,7 +65,7 @@ export const savedQueryTransferRoutes = [
     config: { access: { permissions: ['saved_queries/Write'] }, audit: { action: 'ImportSavedQueries' } },
     schema: {
       tags: ['saved-queries'],
-      summary: 'Import saved queries: a JSON file ({query, name, description}, or an array of them) or a zip of such files',
+      summary: 'Import saved queries: a JSON file ({query, name, description}, or an array of them such as the Query Library\'s Queries.json, where a repeated name gets its platforms appended) or a zip of such files',
       response: { 201: DataEnvelope(Type.String()), ...errorResponses(400, 401, 403, 413, 415) },
     },
     preParsing: async (request, _reply, payload) => {
@@ -94,7 +94,8 @@ export const savedQueryTransferRoutes = [
       if (!body || body.data.length === 0) throw badRequest('import cypher query request body cannot be empty');
       let queries: TransferableQuery[];
       try {
-        queries = body.type === 'application/json' ? parseQueryJson(body.data.toString('utf8')) : await parseQueryZip(body.data);
+        // A JSON array (Scent's extension, e.g. the Query Library's Queries.json) may repeat a name across platforms.
+        queries = body.type === 'application/json' ? uniqueNames(parseQueryJson(body.data.toString('utf8'))) : await parseQueryZip(body.data);
       } catch (err) {
         if (err instanceof TransferError) throw badRequest(err.message);
         throw err;

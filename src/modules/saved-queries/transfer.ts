@@ -38,6 +38,21 @@ export function parseQueryJson(text: string): TransferableQuery[] {
   });
 }
 
+/**
+ * Names made distinct within one file: a repeated name gets its platforms appended ("X (Azure)"),
+ * else a counter ("X (2)"). The Query Library repeats one name across platforms.
+ */
+export function uniqueNames(queries: TransferableQuery[]): TransferableQuery[] {
+  const seen = new Set<string>();
+  return queries.map((q) => {
+    let name = q.name;
+    if (seen.has(name) && q.platforms?.length) name = `${q.name} (${q.platforms.join(', ')})`;
+    for (let i = 2; seen.has(name); i++) name = `${q.name} (${i})`;
+    seen.add(name);
+    return { ...q, name };
+  });
+}
+
 /** Reads every member of a zip that is not macOS metadata or hidden (as BloodHound). */
 export function parseQueryZip(data: Buffer): Promise<TransferableQuery[]> {
   return new Promise((resolve, reject) => {
