@@ -158,16 +158,6 @@ export class GraphSource {
     return out;
   }
 
-  /** Edges leaving (`out`) or entering (`in`) the given nodes, of the given kinds (null = any). */
-  async expand(ids: number[], direction: 'out' | 'in', kinds: readonly string[] | null): Promise<EdgeData[]> {
-    if (kinds !== null && kinds.length === 0) return [];
-    const view = await this.view();
-    const out: EdgeData[] = [];
-    const dir = direction === 'out' ? 'outbound' : 'inbound';
-    for (const id of ids) for (const e of view.edgesOf(id, dir, kinds ?? undefined)) out.push(e);
-    return out;
-  }
-
   async edgeProperties(ids: number[]): Promise<Map<number, { properties: Record<string, unknown>; lastSeen: number }>> {
     const out = new Map<number, { properties: Record<string, unknown>; lastSeen: number }>();
     for (const batch of batches(ids)) {

@@ -41,7 +41,8 @@ test('the cost guard and the result bound answer 400 naming them', async () => {
   const run = (q: string, limits: { maxRows: number; maxCost: number }) => executeQuery(prepareCypher(q), source, limits);
   await assert.rejects(run("MATCH p=(a:Group)-[:MemberOf*1..]->(b) WHERE a.name = 'K6-0' RETURN p", { maxRows: 1_000_000, maxCost: 5_000 }),
     (err: unknown) => err instanceof CypherError && err.message.startsWith('query is too expensive: it would examine more than 5000 graph elements'));
-  await assert.rejects(run('MATCH (a:Group), (b:Group) RETURN a, b', { maxRows: 100, maxCost: 1_000_000 }),
+  // 6 × 6 × 6 = 216 rows.
+  await assert.rejects(run('MATCH (a:Group), (b:Group), (c:Group) RETURN a, b, c', { maxRows: 100, maxCost: 1_000_000 }),
     (err: unknown) => err instanceof CypherError && err.message === 'query result is too large: more than 100 rows; add a LIMIT or narrow the query');
   // Bounded, the same walk runs. Trails (a relationship at most once; nodes may repeat) of 1 to 3 hops from
   // one node of K6: 5, then 5 * 5, then 120 (a trail a→x→a has 4 ways on, a→x→y with y ≠ a has 5).

@@ -1,7 +1,7 @@
 import type { Expr, NodePattern, PatternPart, RelPattern } from './ast.ts';
 import type { ExecContext } from './context.ts';
 import { evaluate, labelsMatch, truth } from './eval.ts';
-import type { EdgeData } from './graph-source.ts';
+import type { Edge } from '../graph/engine/index.ts';
 import { expandTypes } from './macros.ts';
 import { estimateNodes, labelNames, literalOf, type ConstantOf } from './plan.ts';
 import { shortestPaths } from './shortest.ts';
@@ -144,7 +144,7 @@ export function nodeMatchesStatic(pattern: NodePattern, id: number, ctx: ExecCon
 }
 
 /** Property-map test of a node pattern, evaluated in the row. */
-function nodeMatchesProps(pattern: NodePattern, id: number, row: Row, ctx: ExecContext): boolean {
+export function nodeMatchesProps(pattern: NodePattern, id: number, row: Row, ctx: ExecContext): boolean {
   if (pattern.props === null) return true;
   return propsMatch(evaluate(pattern.props, row, ctx), ctx.node(id).properties as Record<string, Value>, pattern.props, ctx);
 }
@@ -182,103 +182,82 @@ async function filterReady(partials: Partial[], pending: Expr[], ctx: ExecContex
   return { partials: kept, pending: rest };
 }
 
-/** Edges of `ids` in a pattern direction ('out' = from these nodes along the arrow). */
-async function neighbours(ids: number[], direction: 'out' | 'in' | 'both', kinds: string[] | null, ctx: ExecContext): Promise<Map<number, Array<{ edge: EdgeData; other: number }>>> {
-  const byNode = new Map<number, Array<{ edge: EdgeData; other: number }>>();
-  const add = (id: number, edge: EdgeData, other: number) => {
-    let list = byNode.get(id);
-    if (!list) byNode.set(id, (list = []));
-    list.push({ edge, other });
-  };
-  if (direction !== 'in') for (const e of await ctx.source.expand(ids, 'out', kinds)) add(e.start, e, e.end);
-  if (direction !== 'out') for (const e of await ctx.source.expand(ids, 'in', kinds)) if (!(direction === 'both' && e.start === e.end)) add(e.end, e, e.start);
-  let total = 0;
-  for (const l of byNode.values()) total += l.length;
-  ctx.charge(total);
-  return byNode;
+function relKinds(r: RelPattern): string[] | undefined {
+  return r.types.length === 0 ? undefined : expandTypes(r.types);
 }
 
-function relKinds(r: RelPattern): string[] | null {
-  return r.types.length === 0 ? null : expandTypes(r.types);
-}
-
-/** Direction of walking relationship pattern `r` rightwards (pattern order) or leftwards. */
-function walkDirection(r: RelPattern, side: 'right' | 'left'): 'out' | 'in' | 'both' {
+/** Direction of walking relationship pattern `r` rightwards (pattern order) or leftwards, in the engine's terms. */
+export function walkDirection(r: RelPattern, side: 'right' | 'left'): 'outbound' | 'inbound' | 'both' {
   if (r.direction === 'both') return 'both';
-  if (side === 'right') return r.direction;
-  return r.direction === 'out' ? 'in' : 'out';
+  const out = side === 'right' ? r.direction === 'out' : r.direction === 'in';
+  return out ? 'outbound' : 'inbound';
 }
 
-/** Extends partials across relationship pattern `i` (from node i to i+1 when going right, i+1 to i when left). */
+const BREATHE_EVERY = 256;
+
+/**
+ * Extends partials across relationship pattern `i` (from node i to i+1 when going right, i+1 to i
+ * when left): the graph engine enumerates the trails (view.expand), this keeps those whose end
+ * matches the pattern's node, in breadth-first order (shorter first; per length, in input order).
+ */
 async function step(part: PatternPart, i: number, side: 'right' | 'left', partials: Partial[], ctx: ExecContext): Promise<Partial[]> {
   const r = part.rels[i];
   const from = side === 'right' ? i : i + 1;
   const to = side === 'right' ? i + 1 : i;
   const target = part.nodes[to];
-  const dir = walkDirection(r, side);
-  const kinds = relKinds(r);
-  const min = r.range ? r.range.min ?? 1 : 1;
-  const max = r.range ? r.range.max ?? Infinity : 1;
-  // A walk is a linked list back to its start (no array copies per hop); arrays are built for matches only.
-  type Walk = { partial: Partial; at: number; rel: RelRef | null; prev: Walk | null };
-  const usedOn = (w: Walk, id: number) => {
-    for (let x: Walk | null = w; x !== null && x.rel !== null; x = x.prev) if (x.rel.id === id) return true;
-    return w.partial.used.has(id);
+  const hop = {
+    direction: walkDirection(r, side), kinds: relKinds(r),
+    minDepth: r.range ? r.range.min ?? 1 : 1, maxDepth: r.range ? r.range.max ?? Infinity : 1,
   };
   const boundEnd = (p: Partial) => p.nodes[to] ?? (target.variable && target.variable in p.row ? (p.row[target.variable] as NodeRef | null)?.id : undefined);
-  const out: Partial[] = [];
-  const emit = async (walks: Walk[]) => {
-    if (target.props) await ctx.ensureRows(walks.map((w) => w.partial.row));
-    if (target.props) await ctx.ensureNodes(new Set(walks.map((w) => w.at)));
-    for (const w of walks) {
-      const p = w.partial;
-      const already = boundEnd(p);
-      if (already !== undefined && already !== w.at) continue;
-      if (!nodeMatches(target, w.at, p.row, ctx)) continue;
-      const walked: RelRef[] = [];
-      const passed: number[] = [];
-      for (let x: Walk | null = w; x !== null && x.rel !== null; x = x.prev) {
-        walked.push(x.rel);
-        if (x.prev && x.prev.rel !== null) passed.push(x.prev.at);
-      }
-      walked.reverse();
-      passed.reverse();
-      const rels = side === 'right' ? walked : walked.reverse();
-      const mids = side === 'right' ? passed : passed.reverse();
-      const nodes = p.nodes.slice();
-      nodes[to] = w.at;
-      const segs = p.segs.slice();
-      segs[i] = { rels, mids };
-      const row = { ...p.row };
-      if (target.variable) row[target.variable] = new NodeRef(w.at);
-      if (r.variable) row[r.variable] = r.range ? rels : rels[0];
-      const used = new Set(p.used);
-      for (const x of rels) used.add(x.id);
-      out.push({ row, nodes, segs, used });
-      ctx.checkRows(out.length);
+  const found: Array<{ p: Partial; start: number; end: number; edges: Edge[] }> = [];
+  for (let k = 0; k < partials.length; k++) {
+    const p = partials[k];
+    const start = p.nodes[from]!;
+    const already = boundEnd(p);
+    ctx.view.expand([start], { ...hop, exclude: p.used }, (path) => {
+      ctx.charge(Math.max(1, path.edges.length));
+      if (already !== undefined && already !== path.end) return;
+      if (!nodeMatchesStatic(target, path.end, ctx)) return;
+      found.push({ p, start, end: path.end, edges: path.edges });
+      ctx.checkRows(found.length);
+    });
+    if (k % BREATHE_EVERY === BREATHE_EVERY - 1) await ctx.breathe();
+  }
+  // Stable: per length, partials in input order and each one's trails in the engine's (edge) order.
+  found.sort((a, b) => a.edges.length - b.edges.length);
+  if (target.props) {
+    await ctx.ensureRows(found.map((f) => f.p.row));
+    await ctx.ensureNodes(new Set(found.map((f) => f.end)));
+  }
+  let out: Partial[] = [];
+  for (const { p, start, end, edges } of found) {
+    if (!nodeMatchesProps(target, end, p.row, ctx)) continue;
+    const walked = edges.map((e) => new RelRef(e.id, e.start, e.end, e.kind));
+    // The nodes between the relationships, in walk order.
+    const passed: number[] = [];
+    let at = start;
+    for (let k = 0; k < edges.length - 1; k++) {
+      at = edges[k].start === at ? edges[k].end : edges[k].start;
+      passed.push(at);
     }
-  };
-  let frontier: Walk[] = partials.map((p) => ({ partial: p, at: p.nodes[from]!, rel: null, prev: null }));
-  if (min === 0) await emit(frontier);
-  for (let depth = 1; depth <= max && frontier.length > 0; depth++) {
-    const adjacency = await neighbours([...new Set(frontier.map((w) => w.at))], dir, kinds, ctx);
-    const next: Walk[] = [];
-    for (const w of frontier) {
-      for (const { edge, other } of adjacency.get(w.at) ?? []) {
-        if (usedOn(w, edge.id)) continue;
-        ctx.charge(depth);
-        next.push({ partial: w.partial, at: other, rel: new RelRef(edge.id, edge.start, edge.end, edge.kind), prev: w });
-      }
-      ctx.checkRows(next.length);
-    }
-    if (depth >= min) await emit(next);
-    frontier = depth < max ? next : [];
-    await ctx.breathe();
+    const rels = side === 'right' ? walked : walked.reverse();
+    const mids = side === 'right' ? passed : passed.reverse();
+    const nodes = p.nodes.slice();
+    nodes[to] = end;
+    const segs = p.segs.slice();
+    segs[i] = { rels, mids };
+    const row = { ...p.row };
+    if (target.variable) row[target.variable] = new NodeRef(end);
+    if (r.variable) row[r.variable] = r.range ? rels : rels[0];
+    const used = new Set(p.used);
+    for (const x of rels) used.add(x.id);
+    out.push({ row, nodes, segs, used });
   }
   if (r.props) {
     await ctx.ensureRows(out.map((p) => p.row));
     await ctx.ensureEdgeProps(out.flatMap((p) => p.segs[i]!.rels.map((x) => x.id)));
-    return out.filter((p) => p.segs[i]!.rels.every((x) => relPropsMatch(r, x, p.row, ctx)));
+    out = out.filter((p) => p.segs[i]!.rels.every((x) => relPropsMatch(r, x, p.row, ctx)));
   }
   return out;
 }

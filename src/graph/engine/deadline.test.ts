@@ -7,7 +7,7 @@ import { DeadlineError } from '../../http/errors.ts';
 import { createTestApp, DIALECT, errorOf, PG_URL } from '../../test/harness.ts';
 import { upsertNodes } from '../store.repository.ts';
 import { KindLists, KindTable } from './kinds.ts';
-import { shortestPaths } from './paths.ts';
+import { shortestPaths, shortestTree, trails } from './paths.ts';
 import { SnapshotBuilder } from './snapshot.ts';
 import { walk } from './traverse.ts';
 
@@ -29,6 +29,14 @@ test('traversals stop when the request deadline has passed (504, CONTRACT §4)',
   // Without a deadline the same work completes.
   assert.equal(walk(g, [0], { direction: 'outbound', kinds: mask }).order.length, 60_000);
   assert.equal(shortestPaths(g, [0], [g.nodeCount - 1], mask)?.length, 59_999);
+  // Cypher's walks: breadth-first levels and trails (a trail far longer than the call stack is deep).
+  const none = () => false;
+  assert.throws(() => requestScope.run(expired, () => shortestTree(g, 0, mask, 'outbound', Infinity, true)), DeadlineError);
+  assert.throws(() => requestScope.run(expired, () => trails(g, 0, mask, 'both', 1, Infinity, none, () => {})), DeadlineError);
+  assert.equal(shortestTree(g, 0, mask, 'outbound', Infinity, true).order.length, 59_999);
+  let longest = 0;
+  trails(g, 0, mask, 'outbound', 1, Infinity, none, (slots) => void (longest = Math.max(longest, slots.length)));
+  assert.equal(longest, 59_999);
 });
 
 test(`graph routes honour Prefer: wait (echo; 504 when the database holds the answer back) on ${DIALECT}`, async () => {

@@ -100,6 +100,36 @@ test(`engine on ${DIALECT}: variable-length expansion (edge-unique paths) and re
   assert.equal(reach.get(id('G3')), 3);
 });
 
+test(`engine on ${DIALECT}: expansion skips excluded edges; both directions walk a node's edges once each`, async () => {
+  const v = await view();
+  const ends = (starts: number[], hop: Parameters<GraphView['expand']>[1]) => {
+    const out: string[] = [];
+    v.expand(starts, hop, (p) => void out.push(p.edges.map((e) => oids([e.end])[0]).join('>')));
+    return out.sort();
+  };
+  const g2g1 = v.edgesBetween(id('G2'), id('G1'))[0].id;
+  assert.deepEqual(ends([id('U2')], { direction: 'outbound', kinds: ['MemberOf'], maxDepth: 5, exclude: new Set([g2g1]) }), ['G2']);
+  // G1's MemberOf edges either way: U1→G1, G2→G1, G3→G1 in, G1→G3 out: four one-step trails.
+  assert.equal(ends([id('G1')], { direction: 'both', kinds: ['MemberOf'] }).length, 4);
+});
+
+test(`engine on ${DIALECT}: breadth-first levels for Cypher's shortestPath: first parent or every parent, stop at a target`, async () => {
+  const v = await view();
+  const one = v.shortestTree(id('U1'), { direction: 'outbound', kinds: undefined }, false);
+  assert.deepEqual(oids(one.reached), oids(['G1', 'C1', 'C2', 'X', 'G3', 'A1', 'A2', 'Y', 'T', 'Z'].map(id)));
+  assert.equal(one.parents(id('T')).length, 1);
+  const all = v.shortestTree(id('U1'), { direction: 'outbound', kinds: undefined }, true);
+  assert.deepEqual(oids(all.parents(id('T')).map((p) => p.from)), ['A1', 'A2'], 'both length-3 paths; Z (length 4) is not a parent');
+  assert.deepEqual(oids(all.parents(id('A1')).map((p) => p.from)), ['C1']);
+  const bounded = v.shortestTree(id('U1'), { direction: 'outbound', kinds: undefined, maxDepth: 2 }, true);
+  assert.ok(!bounded.reached.includes(id('T')));
+  const stopped = v.shortestTree(id('U1'), { direction: 'outbound', kinds: undefined }, false, id('C1'));
+  assert.deepEqual(oids(stopped.reached), ['C1', 'C2', 'G1', 'X'], 'the level that reaches C1 is the last');
+  const back = v.shortestTree(id('T'), { direction: 'inbound', kinds: ['MemberOf'] }, true);
+  assert.deepEqual(oids(back.reached), ['A1', 'A2', 'Z']);
+  assert.ok(all.work > 0);
+});
+
 test(`engine on ${DIALECT}: walks collect reached nodes, terminals, and the edges towards chosen targets`, async () => {
   const v = await view();
   // Local-admin style: inbound AdminTo|MemberOf, not past a User/Computer after the root.

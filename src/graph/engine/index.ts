@@ -7,7 +7,8 @@
  *   view.members(groupId);                        // membership expansion (primary groups included)
  *   view.walk({ roots, direction, kinds, expand, step });
  *   view.shortestPaths([from], [to], kinds);
- *   view.expand(starts, { direction, kinds, minDepth, maxDepth }, visit);   // Cypher patterns
+ *   view.expand(starts, { direction, kinds, minDepth, maxDepth, exclude }, visit);   // Cypher patterns
+ *   view.shortestTree(root, { direction, kinds, maxDepth }, all, stop);   // Cypher shortestPath
  *   await view.nodes(ids, { properties: true });  // names, kinds, properties in batches
  */
 export { graphEngine, GraphEngine } from './engine.ts';

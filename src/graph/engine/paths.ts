@@ -131,3 +131,105 @@ function collect(g: GraphSnapshot, fwd: Side, bwd: Side, meet: number[]): number
   }
   return [...kept];
 }
+
+export type StepDirection = 'outbound' | 'inbound' | 'both';
+
+/** The edges at position `u` in a direction, as (slot, far position) pairs through `visit`; 'both' lists a self-loop once. */
+export function eachStep(g: GraphSnapshot, u: number, direction: StepDirection, mask: KindMask, visit: (slot: number, far: number) => void): void {
+  if (direction !== 'inbound') {
+    for (let j = g.outStart[u], end = g.outStart[u + 1]; j < end; j++) if (mask[g.edgeKind[j]]) visit(j, g.edgeDst[j]);
+  }
+  if (direction !== 'outbound') {
+    for (let j = g.inStart[u], end = g.inStart[u + 1]; j < end; j++) {
+      if (!mask[g.inKind[j]]) continue;
+      const far = g.inSrc[j];
+      if (direction === 'both' && far === u) continue;
+      visit(g.inEdge[j], far);
+    }
+  }
+}
+
+export interface ShortestTree {
+  /** Positions reached at depth >= 1, in breadth-first order. */
+  order: number[];
+  /** For each reached position: the edges into it from the previous level, as [from position, edge slot]. */
+  parents: Map<number, Array<[number, number]>>;
+  /** Edges examined (the work done). */
+  work: number;
+}
+
+/**
+ * Single-source breadth-first levels (Cypher's shortestPath / allShortestPaths): every position
+ * reached within `maxDepth` steps from `root`, with the first edge into it from the previous level,
+ * or every such edge when `all`. Stops after the level that reaches `stop` (when given).
+ */
+export function shortestTree(g: GraphSnapshot, root: number, mask: KindMask, direction: StepDirection, maxDepth: number, all: boolean, stop = -1): ShortestTree {
+  const parents = new Map<number, Array<[number, number]>>();
+  const order: number[] = [];
+  const seen = new Set<number>([root]);
+  let frontier = [root];
+  let work = 0;
+  for (let depth = 1; depth <= maxDepth && frontier.length > 0; depth++) {
+    const level = new Map<number, Array<[number, number]>>();
+    for (const u of frontier) {
+      eachStep(g, u, direction, mask, (slot, v) => {
+        if (++work % CHECK_EVERY === 0) throwIfPastDeadline();
+        if (seen.has(v)) return;
+        let list = level.get(v);
+        if (!list) level.set(v, (list = []));
+        else if (!all) return;
+        list.push([u, slot]);
+      });
+    }
+    frontier = [];
+    for (const [v, list] of level) {
+      seen.add(v);
+      parents.set(v, list);
+      order.push(v);
+      frontier.push(v);
+    }
+    if (stop >= 0 && seen.has(stop)) break;
+  }
+  return { order, parents, work };
+}
+
+/**
+ * Every trail from `start` (no edge twice; nodes may repeat, as Cypher's relationship uniqueness)
+ * of `min`..`max` edges, depth first; `skip` edge slots are never walked. `visit` gets the trail's
+ * edge slots and its end; returning false stops the enumeration.
+ */
+export function trails(
+  g: GraphSnapshot, start: number, mask: KindMask, direction: StepDirection, min: number, max: number,
+  skip: (slot: number) => boolean, visit: (slots: readonly number[], end: number) => boolean | void,
+): void {
+  // Depth first with an explicit stack (a trail may be longer than the call stack is deep):
+  // frames[k] holds the steps out of the trail's k-th node as (slot, far) pairs and where it is.
+  const trail: number[] = [];
+  const used = new Set<number>();
+  const frames: Array<{ steps: number[]; next: number }> = [];
+  let work = 0;
+  const enter = (at: number): boolean => {
+    if (trail.length >= min && visit(trail, at) === false) return false;
+    const steps: number[] = [];
+    if (trail.length < max) eachStep(g, at, direction, mask, (slot, far) => void steps.push(slot, far));
+    frames.push({ steps, next: 0 });
+    return true;
+  };
+  if (!enter(start)) return;
+  while (frames.length > 0) {
+    const f = frames[frames.length - 1];
+    if (f.next >= f.steps.length) {
+      frames.pop();
+      if (trail.length > 0) used.delete(trail.pop()!);
+      continue;
+    }
+    const slot = f.steps[f.next];
+    const far = f.steps[f.next + 1];
+    f.next += 2;
+    if (used.has(slot) || skip(slot)) continue;
+    if (++work % CHECK_EVERY === 0) throwIfPastDeadline();
+    used.add(slot);
+    trail.push(slot);
+    if (!enter(far)) return;
+  }
+}

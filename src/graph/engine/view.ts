@@ -5,7 +5,7 @@
  */
 import type { Db } from '../../db/create-db.ts';
 import type { KindMask } from './kinds.ts';
-import { shortestPaths } from './paths.ts';
+import { shortestPaths, shortestTree, trails } from './paths.ts';
 import type { GraphSnapshot } from './snapshot.ts';
 import { OWNED_KIND, TIER_ZERO_KIND, type TagLayer } from './tags.ts';
 import { stepsTowards, walk, type Direction, type Walk } from './traverse.ts';
@@ -266,39 +266,47 @@ export class GraphView {
   }
 
   /**
-   * Every path from `starts` over one hop pattern, Cypher style: each edge at most once per path,
-   * lengths within the bounds. `visit` returning false stops the enumeration. More than `limit`
-   * paths → GraphLimitError.
+   * Every path from `starts` over one hop pattern, Cypher style: each edge at most once per path
+   * (and never one of `exclude`: edges a query has used already), lengths within the bounds; with
+   * 'both', a self-loop is one step. `visit` returning false stops the enumeration. More than
+   * `limit` paths → GraphLimitError.
    */
-  expand(starts: readonly number[], hop: Hop, visit: (path: Path) => boolean | void, limit = Infinity): void {
+  expand(starts: readonly number[], hop: Hop & { exclude?: ReadonlySet<number> }, visit: (path: Path) => boolean | void, limit = Infinity): void {
+    const g = this.graph;
     const min = hop.minDepth ?? 1;
     const max = hop.maxDepth ?? 1;
-    const dirs: Direction[] = hop.direction === 'both' ? ['outbound', 'inbound'] : [hop.direction];
+    const exclude = hop.exclude;
+    const skip = exclude && exclude.size > 0 ? (slot: number) => exclude.has(g.edgeIds[slot]) : () => false;
+    const mask = this.mask(hop.kinds);
     let count = 0;
-    let stopped = false;
-    const used = new Set<number>();
-    const trail: Edge[] = [];
-    const emit = (start: number, end: number) => {
-      if (++count > limit) throw new GraphLimitError(limit);
-      if (visit({ start, end, edges: [...trail] }) === false) stopped = true;
-    };
-    const dfs = (start: number, at: number) => {
+    for (const s of starts) {
+      const p = g.position(s);
+      if (p < 0) continue;
+      let stopped = false;
+      trails(g, p, mask, hop.direction, min, max, skip, (slots, end) => {
+        if (++count > limit) throw new GraphLimitError(limit);
+        if (visit({ start: s, end: g.nodeIds[end], edges: slots.map((e) => this.edgeAt(e)) }) === false) stopped = true;
+        return !stopped;
+      });
       if (stopped) return;
-      if (trail.length >= min) emit(start, at);
-      if (trail.length === max || stopped) return;
-      for (const dir of dirs) {
-        for (const e of this.edgesOf(at, dir, hop.kinds)) {
-          if (used.has(e.id)) continue;
-          used.add(e.id);
-          trail.push(e);
-          dfs(start, dir === 'outbound' ? e.end : e.start);
-          trail.pop();
-          used.delete(e.id);
-          if (stopped) return;
-        }
-      }
+    }
+  }
+
+  /**
+   * Breadth-first levels from one node (Cypher's shortestPath / allShortestPaths): the nodes reached
+   * within `maxDepth` steps in BFS order, each with the first edge into it from the previous level,
+   * or every such edge when `all`; stops after the level that reaches `stop`. `work`: edges examined.
+   */
+  shortestTree(root: number, hop: { direction: Direction | 'both'; kinds?: Kinds; maxDepth?: number }, all: boolean, stop?: number): { reached: number[]; parents(id: number): Array<{ from: number; edge: Edge }>; work: number } {
+    const g = this.graph;
+    const r = g.position(root);
+    if (r < 0) return { reached: [], parents: () => [], work: 0 };
+    const tree = shortestTree(g, r, this.mask(hop.kinds), hop.direction, hop.maxDepth ?? Infinity, all, stop === undefined ? -1 : g.position(stop));
+    return {
+      reached: tree.order.map((p) => g.nodeIds[p]),
+      parents: (id) => (tree.parents.get(g.position(id)) ?? []).map(([from, e]) => ({ from: g.nodeIds[from], edge: this.edgeAt(e) })),
+      work: tree.work,
     };
-    for (const s of starts) if (this.has(s)) dfs(s, s);
   }
 
   /**
