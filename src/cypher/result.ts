@@ -51,8 +51,8 @@ export async function cypherAnswer(result: QueryResult, includeProperties: boole
   const nodes: Record<string, UnifiedNode> = {};
   const nodeKeys = new Set<string>();
   for (const n of nodeRecords) {
-    nodes[String(n.id)] = unifiedNode(n, includeProperties);
-    if (includeProperties) for (const k of Object.keys(n.properties ?? {})) nodeKeys.add(k);
+    const node = (nodes[String(n.id)] = unifiedNode(n, includeProperties));
+    if (includeProperties) for (const k of Object.keys(node.properties ?? {})) nodeKeys.add(k);
   }
   const edges: UnifiedEdge[] = [];
   const edgeKeys = new Set<string>();

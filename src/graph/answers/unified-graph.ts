@@ -49,7 +49,9 @@ export function unifiedNode(n: NodeRecord, withProperties: boolean): UnifiedNode
     isOwnedObject: n.isOwned,
     lastSeen: lastSeen(p, n.lastSeen),
   };
-  if (withProperties && Object.keys(p).length) out.properties = p;
+  // Every node has an objectid property, as in BloodHound's graph (where a placeholder node made by an
+  // edge holds it too): clients such as bhcli read `properties` of every node they get.
+  if (withProperties) out.properties = typeof p.objectid === 'string' ? p : { ...p, objectid: n.objectid };
   return out;
 }
 

@@ -55,7 +55,17 @@ test('paths bring their nodes and edges; include_properties adds properties and 
   assert.equal(data.nodes[edge.source].objectId, `${D}-1001`);
   assert.equal(data.nodes[edge.target].objectId, `${D}-512`);
   assert.deepEqual(data.edge_keys, ['isacl']);
-  assert.deepEqual(data.node_keys, ['enabled', 'hasspn', 'name', 'pwdlastset']);
+  // objectid: every node has it, as in BloodHound's graph (these were stored without it).
+  assert.deepEqual(data.node_keys, ['enabled', 'hasspn', 'name', 'objectid', 'pwdlastset']);
+});
+
+test('with include_properties every node has properties, a placeholder too (its objectid): bhcli reads them', async () => {
+  await upsertEdges(t.db.kysely, [{ start: { objectid: `${D}-1002` }, end: { objectid: 'S-1-5-21-9-9-9-512', kinds: ['Group', 'Base'] }, kind: 'MemberOf', properties: {} }]);
+  const res = await run("MATCH (g:Group) WHERE g.objectid = 'S-1-5-21-9-9-9-512' RETURN g", reader, { include_properties: true });
+  assert.equal(res.statusCode, 200, res.body);
+  assert.deepEqual(Object.values(res.json().data.nodes).map((n) => (n as { properties: unknown }).properties), [{ objectid: 'S-1-5-21-9-9-9-512' }]);
+  const bare = await run("MATCH (g:Group) WHERE g.objectid = 'S-1-5-21-9-9-9-512' RETURN g");
+  assert.equal('properties' in (Object.values(bare.json().data.nodes)[0] as object), false);
 });
 
 test('scalar columns come back as literals; an empty result is 404 resource not found', async () => {
