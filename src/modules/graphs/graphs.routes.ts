@@ -16,6 +16,7 @@ import { defineQuery } from '../../http/query/index.ts';
 import { route } from '../../http/route.ts';
 import { checkObjectId } from '../entities/entities.service.ts';
 import { aclInheritance } from './acl-inheritance.ts';
+import { availableDomainsRoute } from './available-domains.ts';
 import { AD_NODE_KINDS, AZURE_NODE_KINDS, relationshipKinds, SCHEMA_RELATIONSHIPS } from './kinds.ts';
 
 const READS = ['nodes', 'edges', 'asset_group_tags', 'asset_group_tag_members'] as const;
@@ -78,6 +79,7 @@ function namedEdge(view: GraphView, params: Record<string, unknown>): Edge {
 }
 
 export const graphRoutes = [
+  availableDomainsRoute,
   route({
     method: 'GET',
     url: '/api/v2/graphs/shortest-path',
