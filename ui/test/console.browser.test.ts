@@ -26,6 +26,7 @@ const DOMAIN_ADMINS = `${DOMAIN_SID}-512`;
 const EVIL_INPUT = '<img src=x onerror="&#119;&#105;&#110;&#100;&#111;&#119;.&#95;&#95;&#120;&#115;&#115;=1">EVIL<b>ADMINS</b>@ESC1.LOCAL';
 const EVIL_NAME = EVIL_INPUT.toUpperCase();
 const LIBRARY = join(FIXTURES, '..', 'bloodhound-query-library', 'Queries.json');
+const MARKUP_NAME = '<img src=x onerror="window.__xss=1">Ana';
 const JOB_LOG = 'Collected 12 users\n<script>window.__xss=1</script><img src=x onerror="window.__xss=1">\ndone';
 const EVIL_SID = 'S-1-5-21-909015691-3030120388-2582151266-9999';
 // A small AzureHound collection (a tenant, a user, a group with the user as member), uploaded with the fixtures.
@@ -406,6 +407,50 @@ test('administration: an API token shown once; an OIDC provider created and dele
   await rows.filter({ hasText: 'DeleteSSOIdentityProvider' }).first().click();
   await page.getByRole('complementary', { name: 'Audit entry' }).getByText(server.username).first().waitFor();
   await check('11b-admin-audit');
+});
+
+test('administration: users and roles (where the server has the routes)', async () => {
+  await go('Administration');
+  const tab = page.getByRole('tab', { name: 'Users and roles' });
+  if (!server.t.app.routeTable.some((r) => r.method === 'GET' && r.url === '/api/v2/bloodhound-users')) {
+    await page.getByRole('tab', { name: 'API tokens' }).waitFor();
+    assert.equal(await tab.count(), 0);
+    return;
+  }
+  await tab.click();
+  const users = page.getByRole('table', { name: 'Users' });
+  await users.getByRole('cell', { name: server.username, exact: true }).waitFor();
+  await page.getByRole('table', { name: 'Roles' }).getByRole('cell', { name: 'Read-Only', exact: true }).waitFor();
+  // A new user whose first name carries markup (shown as text, never run).
+  const form = page.getByRole('form', { name: 'New user' });
+  await form.getByLabel('User name').fill('analyst1');
+  await form.getByLabel('First name').fill(MARKUP_NAME);
+  await form.getByLabel('Last name').fill('Lyst');
+  await form.getByLabel('E-mail').fill('analyst1@console.test');
+  await form.getByLabel('Role').selectOption({ label: 'Read-Only' });
+  await form.getByLabel('Initial password').fill('Console-Pass-12!');
+  await form.getByRole('button', { name: 'Create user' }).click();
+  const detail = page.getByRole('complementary', { name: 'User detail' });
+  await detail.getByRole('heading', { name: 'analyst1' }).waitFor();
+  const row = users.getByRole('row').filter({ has: page.getByRole('cell', { name: 'analyst1', exact: true }) });
+  await row.getByRole('cell', { name: `${MARKUP_NAME} Lyst`, exact: true }).waitFor();
+  await row.getByRole('cell', { name: 'Read-Only', exact: true }).waitFor();
+  // Disable and enable; a new role.
+  await detail.getByRole('button', { name: 'Disable' }).click();
+  await row.getByRole('cell', { name: 'disabled', exact: true }).waitFor();
+  await detail.getByRole('button', { name: 'Enable' }).click();
+  await row.getByRole('cell', { name: 'enabled', exact: true }).waitFor();
+  await detail.getByLabel('Role').selectOption({ label: 'User' });
+  await detail.getByRole('button', { name: 'Save' }).click();
+  await row.getByRole('cell', { name: 'User', exact: true }).waitFor();
+  // A password that breaks the rule is refused in the server's words.
+  await detail.getByLabel('New password').fill('short');
+  await detail.getByRole('button', { name: 'Set password' }).click();
+  await detail.getByRole('alert').filter({ hasText: 'HTTP 400' }).waitFor();
+  await check('10b-admin-users');
+  page.once('dialog', (d) => d.accept());
+  await detail.getByRole('button', { name: 'Delete user' }).click();
+  await users.getByRole('cell', { name: 'analyst1', exact: true }).waitFor({ state: 'detached' });
 });
 
 test('session expiry and sign-out', async () => {
