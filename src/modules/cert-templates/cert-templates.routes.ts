@@ -6,7 +6,10 @@ import { DataEnvelope, PageEnvelope, errorResponses } from '../../http/envelope.
 import { notFound } from '../../http/errors.ts';
 import { defineQuery } from '../../http/query/index.ts';
 import { route } from '../../http/route.ts';
-import { controllerGraph, type ControllerRow } from './controllers.repository.ts';
+import type { ControllerRow } from './controllers.repository.ts';
+import { graphEngine } from '../../graph/engine/index.ts';
+import { ENTITY_TYPES } from '../entities/entities.table.ts';
+import { relatedGraph } from '../entities/entities.service.ts';
 import { sortedControllers } from './controllers.service.ts';
 import { JSON_TYPE } from '../../http/json-body.ts';
 
@@ -27,13 +30,13 @@ const ControllerSchema = Type.Object({
   label: Type.String({ description: 'primary kind' }),
   kinds: Type.Array(Type.String()),
 });
-const GraphSchema = Type.Object({
-  nodes: Type.Record(Type.String(), Type.Object({
-    label: Type.String(), kind: Type.String(), kinds: Type.Array(Type.String()), objectId: Type.String(),
-    properties: Type.Object({}, { additionalProperties: true }),
-  })),
-  edges: Type.Array(Type.Object({ source: Type.String(), target: Type.String(), kind: Type.String(), label: Type.String() })),
+/** BloodHound's flat graph map (reference §2.1): node entries keyed by node id, edge entries keyed `rel_<edge id>`. */
+const FlatGraphSchema = Type.Record(Type.String(), Type.Object({}, { additionalProperties: true }), {
+  description: 'type=graph: node entries keyed by graph node id ({color, data, border, fontIcon, label, size}), edge entries keyed rel_<edge id> ({color, data?, end2, id1, id2, label})',
 });
+
+/** The controllers traversal of the entity table's certtemplates row (the same set as the list, over the graph engine). */
+const controllersTraversal = ENTITY_TYPES.find((t) => t.path === 'certtemplates')!.lists.find((l) => l.path === 'controllers')!.traversal;
 
 /** By objectid as given, then upper-cased (AD ids are stored upper-case); 404 unless a CertTemplate. */
 async function requireTemplate(db: Db, objectId: string): Promise<NodeRow> {
@@ -78,27 +81,24 @@ export const certTemplateRoutes = [
       summary: 'Principals controlling a certificate template (direct control edges + transitive group members)',
       params,
       response: {
-        200: Type.Union([PageEnvelope(Type.Array(ControllerSchema)), DataEnvelope(GraphSchema)]),
+        200: Type.Union([PageEnvelope(Type.Array(ControllerSchema)), FlatGraphSchema]),
         ...errorResponses(400, 401, 403, 404),
       },
     },
     handler: async (request, reply) => {
-      const { db } = request.server;
+      const { db, config } = request.server;
       const { skip, limit, sort, params: { type } } = request.parsedQuery;
       const node = await requireTemplate(db, request.params.object_id);
       reply.type(JSON_TYPE);
-      if (type === 'graph') return reply.send(JSON.stringify({ data: toGraph(await controllerGraph(db.kysely, node.id)) }));
+      if (type === 'graph') {
+        // Bare, as BloodHound answers an entity's related list as a graph.
+        const view = await graphEngine(db).view();
+        const id = Number(node.id);
+        return reply.send(JSON.stringify(await relatedGraph(view, id, await controllersTraversal({ view, db, id }), config.graphResultLimit)));
+      }
       const rows = await sortedControllers(db, node.id, sort);
       const page = rows.slice(skip, limit === 0 ? undefined : skip + limit);
       return reply.send(JSON.stringify({ count: rows.length, skip, limit, data: page.map(toEntry) }));
     },
   }),
 ];
-
-function toGraph(g: Awaited<ReturnType<typeof controllerGraph>>) {
-  const nodes: Record<string, unknown> = {};
-  for (const n of g.nodes) {
-    nodes[n.objectid] = { label: n.name, kind: n.kind, kinds: parseKinds(n.kinds), objectId: n.objectid, properties: JSON.parse(n.properties) };
-  }
-  return { nodes, edges: g.edges.map((e) => ({ source: e.source, target: e.target, kind: e.kind, label: e.kind })) };
-}

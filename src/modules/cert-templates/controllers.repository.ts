@@ -42,26 +42,6 @@ export async function findControllers(db: Kysely<Database>, templateId: number):
   return rows.map((r) => ({ ...r, id: Number(r.id) }));
 }
 
-export interface GraphRows {
-  nodes: Array<ControllerRow & { properties: string }>;
-  edges: Array<{ source: string; target: string; kind: string }>;
-}
-
-/** The template, its controllers, the control edges into it and the MemberOf edges that were followed. */
-export async function controllerGraph(db: Kysely<Database>, templateId: number): Promise<GraphRows> {
-  const nodes = await sql<ControllerRow & { properties: string }>`${controllerSet(templateId)}
-    select n.id, n.objectid, coalesce(n.name, n.objectid) as name, n.kind, n.kinds, n.properties
-    from nodes n where n.id in (select id from c) or n.id = ${templateId}
-    order by n.id`.execute(db);
-  const edges = await sql<{ source: string; target: string; kind: string }>`${controllerSet(templateId)}
-    select s.objectid as source, t.objectid as target, e.kind from edges e
-    join nodes s on s.id = e.start_id join nodes t on t.id = e.end_id
-    where (e.end_id = ${templateId} and e.kind in (${controlKinds}))
-       or (e.kind = 'MemberOf' and e.end_id in (select id from c) and e.start_id in (select id from c))
-    order by e.id`.execute(db);
-  return { nodes: nodes.rows, edges: edges.rows };
-}
-
 /** Identifies the graph's state cheaply: the analysis generation plus the newest node and edge ids. */
 export async function graphFingerprint(db: Kysely<Database>): Promise<string> {
   const { rows } = await sql<{ g: number | null; n: number | null; e: number | null }>`

@@ -15,9 +15,10 @@ let reader: string;
 before(async () => {
   t = await createTestApp();
   reader = (await t.login('Read-Only')).token;
-  const u = (objectid: string, name: string, kind = 'User') => ({ objectid, kinds: [kind, 'Base'], name, properties: { name } });
+  // Properties as ingest writes them (objectid among them).
+  const u = (objectid: string, name: string, kind = 'User') => ({ objectid, kinds: [kind, 'Base'], name, properties: { name, objectid } });
   await upsertNodes(t.db.kysely, [
-    { objectid: 'TPL-1', kinds: ['CertTemplate', 'Base'], name: 'ESC1@CORP.LOCAL', properties: { name: 'ESC1@CORP.LOCAL', enrolleesuppliessubject: true } },
+    { objectid: 'TPL-1', kinds: ['CertTemplate', 'Base'], name: 'ESC1@CORP.LOCAL', properties: { name: 'ESC1@CORP.LOCAL', objectid: 'TPL-1', enrolleesuppliessubject: true } },
     u('GA', 'ADMINS@CORP.LOCAL', 'Group'), u('GN', 'NESTED@CORP.LOCAL', 'Group'),
     u('UA1', 'ALICE@CORP.LOCAL'), u('UA2', 'ZED@CORP.LOCAL'), u('UN1', 'BOB@CORP.LOCAL'), u('UD', 'BOB@CORP.LOCAL'),
     u('UX', 'XAVIER@CORP.LOCAL'),
@@ -61,21 +62,35 @@ test('controllers sort: label, -name, objectid', async () => {
   assert.deepEqual(ids(await controllers({ sort_by: ['label', '-objectid'] })), ['S-PH', 'GN', 'GA', 'UN1', 'UD', 'UA2', 'UA1']);
 });
 
-test('controllers type=graph: nodes by objectid, control and MemberOf edges', async () => {
+test('controllers type=graph: BloodHound\'s flat graph map, bare: node entries by node id, rel_<id> edge entries', async () => {
   const res = await controllers({ type: 'graph' });
   assert.equal(res.statusCode, 200);
-  const { data } = res.json();
-  assert.deepEqual(Object.keys(data.nodes).sort(), ['GA', 'GN', 'S-PH', 'TPL-1', 'UA1', 'UA2', 'UD', 'UN1']);
-  assert.deepEqual(data.nodes['TPL-1'], {
-    label: 'ESC1@CORP.LOCAL', kind: 'CertTemplate', kinds: ['CertTemplate', 'Base'], objectId: 'TPL-1',
-    properties: { name: 'ESC1@CORP.LOCAL', enrolleesuppliessubject: true },
-  });
-  const edges = data.edges.map((e: { source: string; target: string; kind: string; label: string }) => `${e.source}-${e.kind}->${e.target}`).sort();
-  assert.deepEqual(edges, [
-    'GA-GenericAll->TPL-1', 'GA-MemberOf->GN', 'GN-MemberOf->GA', 'S-PH-WriteDacl->TPL-1', 'UA1-MemberOf->GA',
-    'UA1-Owns->TPL-1', 'UA2-MemberOf->GA', 'UD-Enroll->TPL-1', 'UN1-MemberOf->GN',
-  ]);
-  assert.ok(data.edges.every((e: { kind: string; label: string }) => e.kind === e.label));
+  assert.equal(res.headers['content-type'], 'application/json');
+  const map = res.json() as Record<string, { id1?: string; id2?: string; label: { text: string }; data?: Record<string, unknown> }>;
+  assert.equal('data' in map && !('color' in (map.data as object)), false, 'not wrapped in data');
+  const nodeIds = new Map<string, string>();
+  for (const [key, entry] of Object.entries(map)) {
+    if (key.startsWith('rel_')) continue;
+    assert.match(key, /^\d+$/);
+    // The placeholder S-PH has no properties (only an edge named it): found by its label.
+    nodeIds.set(key, (entry.data!.objectid as string | undefined) ?? entry.label.text);
+  }
+  assert.deepEqual([...nodeIds.values()].sort(), ['GA', 'GN', 'S-PH', 'TPL-1', 'UA1', 'UA2', 'UD', 'UN1']);
+  const tpl = [...Object.entries(map)].find(([, e]) => e.data?.objectid === 'TPL-1')![1] as Record<string, unknown>;
+  assert.deepEqual(tpl.label, { backgroundColor: 'rgba(255,255,255,0.9)', center: true, fontSize: 14, text: 'ESC1@CORP.LOCAL' });
+  assert.deepEqual([tpl.color, tpl.fontIcon, tpl.border, tpl.size], ['#B153F3', { text: 'fas fa-id-card' }, { color: 'black' }, 1]);
+  assert.equal((tpl.data as Record<string, unknown>).nodetype, 'CertTemplate');
+  assert.equal((tpl.data as Record<string, unknown>).enrolleesuppliessubject, true);
+  const edges = Object.entries(map).filter(([k]) => k.startsWith('rel_')).map(([, e]) => `${nodeIds.get(e.id1!)}-${e.label.text}->${nodeIds.get(e.id2!)}`);
+  // Every controller reaches the template: its control edge, or the MemberOf edges to a holder.
+  for (const edge of ['GA-GenericAll->TPL-1', 'S-PH-WriteDacl->TPL-1', 'UA1-Owns->TPL-1', 'UD-Enroll->TPL-1', 'UA2-MemberOf->GA', 'UN1-MemberOf->GN']) {
+    assert.ok(edges.includes(edge), `${edge} in ${edges.join(', ')}`);
+  }
+  assert.ok(edges.includes('GN-MemberOf->GA'));
+  assert.ok(edges.every((e) => !e.includes('undefined')), 'every edge joins two nodes of the map');
+  assert.ok(!edges.some((e) => e.includes('ForceChangePassword') || e.includes('HasSession')));
+  // type=list stays the default; any other type is a 400.
+  assert.deepEqual(errorOf(await controllers({ type: 'tree' })), { status: 400, messages: ['query parameter "type" is malformed'] });
 });
 
 test('controllers follow graph changes (the cached set is keyed by the graph state)', async () => {
