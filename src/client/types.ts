@@ -131,7 +131,7 @@ export interface FileUploadTask {
 export interface AssetGroupTag {
   id: number; type: number; kind_id: number; name: string; description: string; position: number | null; require_certify: boolean | null;
   analysis_enabled: boolean | null; glyph: string | null; created_at: string; created_by: string; updated_at: string; updated_by: string;
-  deleted_at: NullTime; deleted_by: string | null; counts?: { selectors: number; members: number };
+  deleted_at: NullTime; deleted_by: string | null; counts?: { selectors: number; custom_selectors: number; default_selectors: number; disabled_selectors: number; members: number };
 }
 /** Seed `type`: 1 object id, 2 Cypher (the nodes a read-only query returns). */
 export interface SelectorSeed { type: number; value: string; selector_id?: number }

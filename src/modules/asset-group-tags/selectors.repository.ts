@@ -89,10 +89,24 @@ export async function selectorMemberCounts(db: K, tagId: number, selectorIds: nu
   return out;
 }
 
-export async function selectorCountsByTag(db: K): Promise<Map<number, number>> {
+export interface SelectorCounts { selectors: number; custom_selectors: number; default_selectors: number; disabled_selectors: number }
+
+/** Per tag: its selectors, and of them the custom (not default), default and disabled ones. */
+export async function selectorCountsByTag(db: K): Promise<Map<number, SelectorCounts>> {
   const rows = await db.selectFrom('asset_group_tag_selectors')
-    .select(['asset_group_tag_id', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('asset_group_tag_id').execute();
-  return new Map(rows.map((r) => [Number(r.asset_group_tag_id), Number(r.n)]));
+    .select((eb) => [
+      'asset_group_tag_id',
+      eb.fn.countAll<number>().as('n'),
+      eb.fn.sum<number>('is_default').as('defaults'),
+      eb.fn.count<number>('disabled_at').as('disabled'),
+    ])
+    .groupBy('asset_group_tag_id').execute();
+  return new Map(rows.map((r) => [Number(r.asset_group_tag_id), {
+    selectors: Number(r.n),
+    custom_selectors: Number(r.n) - Number(r.defaults ?? 0),
+    default_selectors: Number(r.defaults ?? 0),
+    disabled_selectors: Number(r.disabled),
+  }]));
 }
 
 export async function selectorNameTaken(db: K, tagId: number, name: string, exceptId?: number): Promise<boolean> {

@@ -34,7 +34,8 @@ const tagRoutes = [
       const rows = await listTags(db, request.parsedQuery);
       if (request.parsedQuery.params.counts !== true) return { data: { tags: rows.map((r) => toWireTag(r)) } };
       const [selectors, members] = await Promise.all([selectorCountsByTag(db), memberCountsByTag(db)]);
-      return { data: { tags: rows.map((r) => toWireTag(r, { selectors: selectors.get(r.id) ?? 0, members: members.get(r.id) ?? 0 })) } };
+      const none = { selectors: 0, custom_selectors: 0, default_selectors: 0, disabled_selectors: 0 };
+      return { data: { tags: rows.map((r) => toWireTag(r, { ...(selectors.get(r.id) ?? none), members: members.get(r.id) ?? 0 })) } };
     },
   }),
   route<{ Body: CreateTagBody }>({

@@ -12,6 +12,9 @@ export const TAG_TYPES = { tier: 1, label: 2, owned: 3 } as const;
 
 export const TagCountsSchema = Type.Object({
   selectors: Type.Integer({ description: 'selectors of the tag' }),
+  custom_selectors: Type.Integer({ description: 'selectors that are not default ones' }),
+  default_selectors: Type.Integer({ description: 'default selectors' }),
+  disabled_selectors: Type.Integer({ description: 'disabled selectors' }),
   members: Type.Integer({ description: 'graph nodes carrying the tag' }),
 });
 
@@ -82,7 +85,9 @@ export const UpdateTagBody = Type.Object(
 );
 export type UpdateTagBody = Static<typeof UpdateTagBody>;
 
-export function toWireTag(t: TagRow, counts?: { selectors: number; members: number }) {
+export interface TagCounts { selectors: number; custom_selectors: number; default_selectors: number; disabled_selectors: number; members: number }
+
+export function toWireTag(t: TagRow, counts?: TagCounts) {
   return {
     id: t.id,
     type: t.type,

@@ -79,7 +79,10 @@ test('tags list: counts=true, BloodHound filters, unknown parameters 400', async
   const sel = await req('POST', '/2/selectors', { name: 'owned seed', seeds: [{ type: 1, value: 'S-1-5-21-9-1' }] });
   assert.equal(sel.statusCode, 201);
   const counted = (await req('GET', '?counts=true&type=neq:2', undefined, reader)).json().data.tags;
-  assert.deepEqual(counted.map((x: { counts: unknown }) => x.counts), [{ selectors: 0, members: 0 }, { selectors: 1, members: 0 }]);
+  assert.deepEqual(counted.map((x: { counts: unknown }) => x.counts), [
+    { selectors: 0, custom_selectors: 0, default_selectors: 0, disabled_selectors: 0, members: 0 },
+    { selectors: 1, custom_selectors: 1, default_selectors: 0, disabled_selectors: 0, members: 0 },
+  ]);
   const names = async (query: string) => (await req('GET', query, undefined, reader)).json().data.tags.map((x: { name: string }) => x.name);
   assert.deepEqual(await names('?type=3'), ['Owned']);
   assert.deepEqual(await names('?type=neq:3&name=~eq:zero'), ['Tier Zero']);
