@@ -38,6 +38,7 @@ import { jobClientRoutes } from './modules/jobs/jobs-client.routes.ts';
 import { jobRoutes } from './modules/jobs/jobs.routes.ts';
 import { jobSchemas } from './modules/jobs/jobs.schema.ts';
 import { userSchemas } from './modules/users/users.schema.ts';
+import { userRoutes } from './modules/users/users.routes.ts';
 import { dataQualityRoutes } from './modules/data-quality/data-quality.routes.ts';
 import { dataQualitySchemas } from './modules/data-quality/data-quality.schema.ts';
 import { fileUploadRoutes, registerUploadBodies } from './modules/file-upload/file-upload.routes.ts';
@@ -63,6 +64,7 @@ const ROUTES: Route[] = [
   ...healthRoutes,
   ...docsRoutes,
   ...authRoutes,
+  ...userRoutes,
   ...ssoProviderRoutes,
   ...oidcRoutes,
   ...assetGroupTagRoutes,

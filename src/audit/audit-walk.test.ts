@@ -28,6 +28,9 @@ const ok = async (res: LightMyRequestResponse | Promise<LightMyRequestResponse>)
 };
 const post = (url: string, body?: unknown, token = admin) => ok(t.request({ method: 'POST', url, token, body }));
 
+const walkUser = async (name: string, password?: string) =>
+  (await createUser(t.db, { principalName: name, email: null, roleName: 'User', password })).id;
+
 /** A request that succeeds, per write route ("METHOD url" as registered). */
 const SUCCESS: Record<string, () => Promise<Call>> = {
   'POST /api/v2/login': async () => {
@@ -46,6 +49,14 @@ const SUCCESS: Record<string, () => Promise<Call>> = {
     const p = await post('/api/v2/sso-providers/oidc', { name: 'walk-gone', issuer: 'https://idp.example.test', client_id: 'c', config: {} });
     return { url: `/api/v2/sso-providers/${p.sso_provider_id}` };
   },
+  'POST /api/v2/bloodhound-users': async () => ({ url: '/api/v2/bloodhound-users', body: { principal: 'walk-created', roles: [3] } }),
+  'PATCH /api/v2/bloodhound-users/:user_id': async () => ({ url: `/api/v2/bloodhound-users/${await walkUser('walk-patched')}`, body: { first_name: 'W' } }),
+  'DELETE /api/v2/bloodhound-users/:user_id': async () => ({ url: `/api/v2/bloodhound-users/${await walkUser('walk-deleted')}` }),
+  'PUT /api/v2/bloodhound-users/:user_id/secret': async () => ({
+    url: `/api/v2/bloodhound-users/${await walkUser('walk-secret')}/secret`, body: { secret: 'Walk-Password-1!' },
+  }),
+  'DELETE /api/v2/bloodhound-users/:user_id/secret': async () => ({ url: `/api/v2/bloodhound-users/${await walkUser('walk-expired', 'Walk-Password-1!')}/secret` }),
+  'PUT /api/v2/accept-eula': async () => ({ url: '/api/v2/accept-eula' }),
   'POST /api/v2/tokens': async () => ({ url: '/api/v2/tokens', body: { token_name: 'walk' } }),
   'DELETE /api/v2/tokens/:token_id': async () => ({ url: `/api/v2/tokens/${(await post('/api/v2/tokens', { token_name: 'gone' })).id}` }),
   'POST /api/v2/clients': async () => ({ url: '/api/v2/clients', body: { name: 'walk-client', type: 'sharphound' } }),

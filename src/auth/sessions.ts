@@ -115,7 +115,7 @@ async function verifiedClaims(db: Db, config: Config, token: string): Promise<JW
  * src/db/data-versions.ts: a logout, disable, role change or session deletion anywhere retires every
  * entry) and while the session has not expired. Saves the session read on each request.
  */
-const PRINCIPAL_TABLES = ['sessions', 'users', 'users_roles'] as const;
+const PRINCIPAL_TABLES = ['sessions', 'users', 'users_roles', 'auth_secrets'] as const;
 const principals = new WeakMap<Db, VersionedCache<Principal>>();
 /** About 10,000 principals (each counted as 1 kB). */
 const PRINCIPALS_BYTES = VERIFIED_MAX * 1024;
@@ -153,16 +153,31 @@ async function readPrincipal(db: Db, config: Config, token: string): Promise<{ p
     return { principal: { kind: 'client', sessionId: row.session_id, clientId: row.session_client_id }, expiresAt };
   }
   if (!row.session_user_id || row.session_user_id !== claims.sub || row.id === null) throw unauthorized();
-  const { session_id, session_user_id: _u, session_client_id: _c, session_expires_at: _e, ...user } = row;
-  return { principal: await userPrincipal(db.kysely, session_id, user as UserRow), expiresAt };
+  const { session_id, session_user_id: _u, session_client_id: _c, session_expires_at: _e, session_auth_method, secret_expires_at, ...user } = row;
+  const principal = await userPrincipal(db.kysely, session_id, user as UserRow);
+  if (session_auth_method !== 'secret') return { principal, expiresAt };
+  // A password session, as BloodHound: the password gone → 401; expired (a one-time or reset password)
+  // → only auth/ManageSelf until a new one is set (PUT /api/v2/bloodhound-users/{id}/secret).
+  if (secret_expires_at === null) throw unauthorized();
+  if (secret_expires_at <= nowMicros()) return { principal: passwordExpired(principal), expiresAt };
+  return { principal, expiresAt: Math.min(expiresAt, secret_expires_at) };
+}
+
+function passwordExpired(principal: Principal): Principal {
+  if (principal.kind !== 'user') return principal;
+  const permissions = new Set(principal.permissions.has('auth/ManageSelf') ? ['auth/ManageSelf'] : []);
+  return { ...principal, permissions };
 }
 
 const sessionWithUser = prepared((db) =>
   db
     .selectFrom('sessions')
     .leftJoin('users', 'users.id', 'sessions.user_id')
+    .leftJoin('auth_secrets', 'auth_secrets.user_id', 'sessions.user_id')
     .selectAll('users')
     .select([
+      'sessions.auth_method as session_auth_method',
+      'auth_secrets.expires_at as secret_expires_at',
       'sessions.id as session_id',
       'sessions.user_id as session_user_id',
       'sessions.client_id as session_client_id',

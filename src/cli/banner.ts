@@ -39,13 +39,14 @@ export function startBanner(
       '',
       'First start: created the user "admin" (Administrator).',
       `  one-time password: ${bootstrap.password}`,
+      '    (it works once: its login may only set a new password, as BloodHound; see docs/clients.md)',
       `  bearer token (${formatTtl(config.sessionTtlSeconds)}): ${bootstrap.token}`,
       '',
       '  Try it:',
       `    curl -H "Authorization: Bearer ${bootstrap.token}" ${address}/api/v2/self`,
       hint
         ? `  More tokens: ${hint}${hint.includes('***') ? ' (with the password in place of ***)' : ''}`
-        : '  More tokens: POST /api/v2/login with the password above (an in-memory database is private to this process).',
+        : '  More tokens: POST /api/v2/login with the new password (an in-memory database is private to this process).',
       '  More users: npx scent users create --help',
       '  This password is shown only once.',
     );

@@ -38,7 +38,7 @@ test('banner: the `tokens issue` hint names the server\'s database; an in-memory
   assert.equal(tokensIssueHint('sqlite::memory:', 'sqlite::memory:'), null);
   const memory = startBanner(testConfig({ databaseUrl: 'sqlite::memory:' }), { description: 'sqlite::memory:' }, 'http://127.0.0.1:9', { password: 'pw', token: 'tok' });
   assert.doesNotMatch(memory, /tokens issue/);
-  assert.match(memory, /More tokens: POST \/api\/v2\/login with the password above/);
+  assert.match(memory, /More tokens: POST \/api\/v2\/login with the new password/);
   assert.match(memory, /curl -H "Authorization: Bearer tok" http:\/\/127\.0\.0\.1:9\/api\/v2\/self/, 'the curl line works as printed');
   const pg = startBanner(testConfig({ databaseUrl: 'postgres://scent:secret@db/scent' }), { description: 'postgres://scent:***@db/scent' }, 'http://h:1', { password: 'pw', token: 'tok' });
   assert.doesNotMatch(pg, /secret/);

@@ -11,6 +11,7 @@ import * as m0009 from './0009-change-notifications.ts';
 import * as m0011 from './0011-narrow-change-notifications.ts';
 import * as m0012 from './0012-users-provider-no-action.ts';
 import * as m0013 from './0013-audit-logs.ts';
+import * as m0014 from './0014-users-unique-email.ts';
 import * as m0020 from './0020-asset-group-tag-fields.ts';
 import * as m0021 from './0021-collection-client-fields.ts';
 import * as m0040 from './0040-graph-changes.ts';
@@ -33,6 +34,7 @@ export const migrations: Record<string, Migration> = {
   '0011-narrow-change-notifications': m0011,
   '0012-users-provider-no-action': m0012,
   '0013-audit-logs': m0013,
+  '0014-users-unique-email': m0014,
   '0020-asset-group-tag-fields': m0020,
   '0021-collection-client-fields': m0021,
   '0040-graph-changes': m0040,

@@ -15,6 +15,8 @@ export interface NewUserInput {
   email: string | null;
   roleName: string;
   password?: string;
+  /** The password works once: its first login must set a new one (expired, as BloodHound's needs_password_reset). */
+  passwordExpired?: boolean;
   ssoProviderId?: number | null;
   firstName?: string | null;
   lastName?: string | null;
@@ -46,7 +48,7 @@ export async function countUsers(db: Q): Promise<number> {
 }
 
 /** Creates a user with one role (and a password when given), in the caller's transaction. */
-export async function insertUser(db: Q, input: NewUserInput, roleId: number): Promise<UserRow> {
+export async function insertUser(db: Q, input: NewUserInput, roleId: number | null): Promise<UserRow> {
   const now = nowMicros();
   const user: UserRow = {
     id: randomUUID(),
@@ -64,24 +66,30 @@ export async function insertUser(db: Q, input: NewUserInput, roleId: number): Pr
     deleted_at: null,
   };
   await db.insertInto('users').values(user).execute();
-  await db.insertInto('users_roles').values({ user_id: user.id, role_id: roleId }).execute();
-  if (input.password !== undefined) await setPassword(db, user.id, input.password);
+  if (roleId !== null) await db.insertInto('users_roles').values({ user_id: user.id, role_id: roleId }).execute();
+  if (input.password !== undefined) await setPassword(db, user.id, input.password, input.passwordExpired ? 0 : undefined);
   return user;
 }
 
-export async function setPassword(db: Q, userId: string, password: string): Promise<void> {
+export async function setPassword(db: Q, userId: string, password: string, expiresAt?: number): Promise<void> {
   const now = nowMicros();
   const digest = await hashSecret(password);
+  const expires = expiresAt ?? now + SECRET_LIFETIME_MICROS;
   await db
     .insertInto('auth_secrets')
     .values({
-      user_id: userId, digest, digest_method: DIGEST_METHOD, expires_at: now + SECRET_LIFETIME_MICROS,
+      user_id: userId, digest, digest_method: DIGEST_METHOD, expires_at: expires,
       totp_activated: 0, created_at: now, updated_at: now, deleted_at: null,
     })
     .onConflict((oc) =>
-      oc.column('user_id').doUpdateSet({ digest, digest_method: DIGEST_METHOD, expires_at: now + SECRET_LIFETIME_MICROS, updated_at: now }),
+      oc.column('user_id').doUpdateSet({ digest, digest_method: DIGEST_METHOD, expires_at: expires, updated_at: now }),
     )
     .execute();
+}
+
+/** How long a password set through the API lasts (BloodHound's `auth.password_expiration_window`, default P90D). */
+export async function passwordLifetimeMicros(_db: Q): Promise<number> {
+  return 90 * 24 * 3600 * 1_000_000;
 }
 
 export async function findAuthSecret(db: Q, userId: string) {

@@ -53,7 +53,7 @@ export async function bootstrapAdmin(db: Db, config: Config): Promise<Bootstrap 
   const password = generatePassword();
   let user;
   try {
-    user = await createUser(db, { principalName: 'admin', email: null, roleName: 'Administrator', password });
+    user = await createUser(db, { principalName: 'admin', email: null, roleName: 'Administrator', password, passwordExpired: true });
   } catch (err) {
     if (err instanceof UserInputError) return null; // another instance won the race
     if ((await countUsers(db.kysely)) > 0) return null;
