@@ -54,7 +54,6 @@ import { entityRoutes } from './modules/entities/entities.routes.ts';
 import { searchRoutes } from './modules/search/search.routes.ts';
 import { graphRoutes } from './modules/graphs/graphs.routes.ts';
 import { azureRoutes } from './modules/azure/azure.routes.ts';
-import { availableDomainRoutes } from './modules/domains/available-domains.routes.ts';
 import { registerAudit, type AuditDeclaration } from './audit/audit.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { AuditLogSchema } from './modules/audit/audit.schema.ts';
@@ -87,7 +86,6 @@ const ROUTES: Route[] = [
   ...searchRoutes,
   ...graphRoutes,
   ...azureRoutes,
-  ...availableDomainRoutes,
   ...auditRoutes,
 ];
 
