@@ -136,6 +136,7 @@ function ScopePicker({ platform, scope }: { platform: 'ad' | 'azure'; scope: str
     }
   }, []);
   const what = platform === 'ad' ? 'Domain' : 'Tenant';
+  if (domains.loading && !domains.data) return null; // no field until it is known which one the server's routes give
   if (domains.data) {
     const mine = domains.data.filter((d) => (d.type === 'azure') === (platform === 'azure'));
     return (
