@@ -14,6 +14,7 @@ import * as m0013 from './0013-audit-logs.ts';
 import * as m0014 from './0014-users-unique-email.ts';
 import * as m0020 from './0020-asset-group-tag-fields.ts';
 import * as m0021 from './0021-collection-client-fields.ts';
+import * as m0022 from './0022-data-quality-counters.ts';
 import * as m0040 from './0040-graph-changes.ts';
 import * as m0041 from './0041-node-search.ts';
 import * as m0042 from './0042-search-names-only.ts';
@@ -37,6 +38,7 @@ export const migrations: Record<string, Migration> = {
   '0014-users-unique-email': m0014,
   '0020-asset-group-tag-fields': m0020,
   '0021-collection-client-fields': m0021,
+  '0022-data-quality-counters': m0022,
   '0040-graph-changes': m0040,
   '0041-node-search': m0041,
   '0042-search-names-only': m0042,

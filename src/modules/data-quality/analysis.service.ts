@@ -29,20 +29,24 @@ const LOCAL_GROUP_KINDS = ['AdminTo', 'CanRDP', 'CanPSRemote', 'ExecuteDCOM'];
 const AD_KINDS: Record<string, keyof AdCounts> = {
   User: 'users', Group: 'groups', Computer: 'computers', OU: 'ous', Container: 'containers', GPO: 'gpos',
   AIACA: 'aiacas', RootCA: 'rootcas', EnterpriseCA: 'enterprisecas', NTAuthStore: 'ntauthstores', CertTemplate: 'certtemplates',
+  IssuancePolicy: 'issuancepolicies',
 };
 const AZURE_KINDS: Record<string, keyof AzureCounts> = {
   AZUser: 'users', AZGroup: 'groups', AZApp: 'apps', AZServicePrincipal: 'service_principals', AZDevice: 'devices',
   AZManagementGroup: 'management_groups', AZSubscription: 'subscriptions', AZResourceGroup: 'resource_groups', AZVM: 'vms',
-  AZKeyVault: 'key_vaults',
+  AZKeyVault: 'key_vaults', AZAutomationAccount: 'automation_accounts', AZContainerRegistry: 'container_registries',
+  AZFunctionApp: 'function_apps', AZLogicApp: 'logic_apps', AZManagedCluster: 'managed_clusters', AZVMScaleSet: 'vm_scale_sets',
+  AZWebApp: 'web_apps',
 };
 
 const zeroAd = (): AdCounts => ({
   users: 0, groups: 0, computers: 0, ous: 0, containers: 0, gpos: 0, aiacas: 0, rootcas: 0, enterprisecas: 0,
-  ntauthstores: 0, certtemplates: 0, acls: 0, sessions: 0, relationships: 0, session_completeness: 0, local_group_completeness: 0,
+  ntauthstores: 0, certtemplates: 0, issuancepolicies: 0, acls: 0, sessions: 0, relationships: 0, session_completeness: 0, local_group_completeness: 0,
 });
 const zeroAzure = (): AzureCounts => ({
   users: 0, groups: 0, apps: 0, service_principals: 0, devices: 0, management_groups: 0, subscriptions: 0,
-  resource_groups: 0, vms: 0, key_vaults: 0, relationships: 0,
+  resource_groups: 0, vms: 0, key_vaults: 0, automation_accounts: 0, container_registries: 0, function_apps: 0,
+  logic_apps: 0, managed_clusters: 0, vm_scale_sets: 0, web_apps: 0, relationships: 0,
 });
 
 /** Per environment ('' = the whole platform). */

@@ -4,9 +4,10 @@ import { toRfc3339 } from '../../db/time.ts';
 
 const int = () => Type.Integer();
 const AD_FIELDS = ['users', 'groups', 'computers', 'ous', 'containers', 'gpos', 'aiacas', 'rootcas', 'enterprisecas',
-  'ntauthstores', 'certtemplates', 'acls', 'sessions', 'relationships', 'session_completeness', 'local_group_completeness'] as const;
+  'ntauthstores', 'certtemplates', 'issuancepolicies', 'acls', 'sessions', 'relationships', 'session_completeness', 'local_group_completeness'] as const;
 const AZURE_FIELDS = ['users', 'groups', 'apps', 'service_principals', 'devices', 'management_groups', 'subscriptions',
-  'resource_groups', 'vms', 'key_vaults', 'relationships'] as const;
+  'resource_groups', 'vms', 'key_vaults', 'automation_accounts', 'container_registries', 'function_apps', 'logic_apps',
+  'managed_clusters', 'vm_scale_sets', 'web_apps', 'relationships'] as const;
 
 const base = { id: int(), created_at: Timestamp, updated_at: Timestamp, deleted_at: NullTime };
 const fields = (names: readonly string[]) => Object.fromEntries(names.map((n) => [n, int()]));

@@ -4,12 +4,14 @@ import type { Timestamps } from '../../db/database.ts';
 
 export interface AdCounts {
   users: number; groups: number; computers: number; ous: number; containers: number; gpos: number;
-  aiacas: number; rootcas: number; enterprisecas: number; ntauthstores: number; certtemplates: number;
+  aiacas: number; rootcas: number; enterprisecas: number; ntauthstores: number; certtemplates: number; issuancepolicies: number;
   acls: number; sessions: number; relationships: number; session_completeness: number; local_group_completeness: number;
 }
 export interface AzureCounts {
   users: number; groups: number; apps: number; service_principals: number; devices: number; management_groups: number;
   subscriptions: number; resource_groups: number; vms: number; key_vaults: number; relationships: number;
+  automation_accounts: number; container_registries: number; function_apps: number; logic_apps: number;
+  managed_clusters: number; vm_scale_sets: number; web_apps: number;
 }
 
 interface Record_ extends Timestamps { id: Generated<number>; run_id: string }

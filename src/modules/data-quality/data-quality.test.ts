@@ -4,6 +4,7 @@ import { readdirSync } from 'node:fs';
 import { sql } from 'kysely';
 import { createTestApp, DIALECT, errorOf, type TestApp } from '../../test/harness.ts';
 import { ingestFiles } from '../../graph/ingest/ingest.service.ts';
+import { upsertNodes } from '../../graph/store.repository.ts';
 import { FIXTURES } from '../../graph/ingest/fixture-path.ts';
 import { toRfc3339 } from '../../db/time.ts';
 import { ACL_KINDS, analyzeGraph } from './analysis.service.ts';
@@ -32,12 +33,15 @@ test(`data quality on ${DIALECT}: the ad record of the fixture set (FACTS §7)`,
   assert.equal(body.count, 1);
   assert.equal(body.limit, 1000);
   const r = body.data[0];
+  const policies = await sql<{ n: number }>`select count(*) as n from nodes where kind = 'IssuancePolicy' and is_placeholder = 0`.execute(t.db.kysely);
+  const ISSUANCE_POLICIES = Number(policies.rows[0].n);
+  assert.ok(ISSUANCE_POLICIES > 0, 'the fixture set has issuance policies');
   const acls = await sql<{ n: number }>`select count(*) as n from edges where kind in (${sql.join(ACL_KINDS)})`.execute(t.db.kysely);
   const all = await sql<{ n: number }>`select count(*) as n from edges`.execute(t.db.kysely);
   assert.deepEqual({ ...r, id: 0, created_at: '', updated_at: '' }, {
     id: 0, created_at: '', updated_at: '', deleted_at: { time: '0001-01-01T00:00:00Z', valid: false },
     domains: 1, users: 14, groups: 57, computers: 2, ous: 1, containers: 207, gpos: 2, aiacas: 1, rootcas: 1,
-    enterprisecas: 1, ntauthstores: 1, certtemplates: 34, acls: Number(acls.rows[0].n), sessions: 1,
+    enterprisecas: 1, ntauthstores: 1, certtemplates: 34, issuancepolicies: ISSUANCE_POLICIES, acls: Number(acls.rows[0].n), sessions: 1,
     relationships: Number(all.rows[0].n), session_completeness: 50, local_group_completeness: 0, run_id: runId,
   });
   assert.ok(r.acls >= 2132, 'every distinct ACE of the Aces arrays (but an object\'s ACEs on itself) is an ACL edge');
@@ -45,6 +49,25 @@ test(`data quality on ${DIALECT}: the ad record of the fixture set (FACTS §7)`,
   assert.equal(azure.data[0].run_id, runId);
   assert.equal(azure.data[0].tenants, 0);
   assert.equal(azure.data[0].relationships, 0);
+});
+
+test(`data quality on ${DIALECT}: Azure records carry BloodHound's newer counters (one node of each kind, per tenant and platform)`, async () => {
+  const other = await createTestApp();
+  try {
+    const kinds = ['AZTenant', 'AZAutomationAccount', 'AZContainerRegistry', 'AZFunctionApp', 'AZLogicApp', 'AZManagedCluster', 'AZVMScaleSet', 'AZWebApp', 'AZVM'];
+    await upsertNodes(other.db.kysely, kinds.map((kind, i) => ({
+      objectid: kind === 'AZTenant' ? 'TENANT-1' : `AZ-${i}`, kinds: [kind, 'AZBase'], name: `${kind}-${i}`, environmentId: 'TENANT-1', properties: {},
+    })));
+    await analyzeGraph(other.db);
+    const reader = (await other.login('Read-Only')).token;
+    const counters = { automation_accounts: 1, container_registries: 1, function_apps: 1, logic_apps: 1, managed_clusters: 1, vm_scale_sets: 1, web_apps: 1, vms: 1 };
+    for (const url of ['/api/v2/platform/azure/data-quality-stats', '/api/v2/azure-tenants/TENANT-1/data-quality-stats']) {
+      const [r] = (await other.request({ method: 'GET', url, token: reader })).json().data;
+      for (const [k, v] of Object.entries(counters)) assert.equal(r[k], v, `${url} ${k}`);
+    }
+  } finally {
+    await other.close();
+  }
 });
 
 test(`data quality on ${DIALECT}: per domain and per tenant`, async () => {
