@@ -45,18 +45,21 @@ export const importCommand: Command = {
         },
       });
       const seconds = (performance.now() - started) / 1000;
-      const analysisStart = performance.now();
-      if (outcomes.some((o) => o.result)) await drawAdcsLinks(db.kysely);
-      const analysis = await analyzeGraph(db);
-      const analysisSeconds = (performance.now() - analysisStart) / 1000;
       const failed = outcomes.filter((o) => o.error).length;
       const nodes = outcomes.reduce((n, o) => n + (o.result?.nodes ?? 0), 0);
       const edges = outcomes.reduce((n, o) => n + (o.result?.edges ?? 0), 0);
-      process.stdout.write(
-        `${outcomes.length - failed}/${outcomes.length} files ingested in ${seconds.toFixed(1)} s: ` +
-          `${nodes} nodes, ${edges} edges (${Math.round((nodes + edges) / Math.max(seconds, 0.001))} elements/s); ` +
-          `analysis ${analysisSeconds.toFixed(1)} s, data-quality run ${analysis.runId}\n`,
-      );
+      const summary = `${outcomes.length - failed}/${outcomes.length} files ingested in ${seconds.toFixed(1)} s: ` +
+        `${nodes} nodes, ${edges} edges (${Math.round((nodes + edges) / Math.max(seconds, 0.001))} elements/s); `;
+      if (failed === outcomes.length) {
+        // Nothing changed the graph: no analysis, and no data-quality record claiming a run.
+        process.stdout.write(`${summary}nothing ingested: no analysis, no data-quality record\n`);
+        return 1;
+      }
+      const analysisStart = performance.now();
+      await drawAdcsLinks(db.kysely);
+      const analysis = await analyzeGraph(db);
+      const analysisSeconds = (performance.now() - analysisStart) / 1000;
+      process.stdout.write(`${summary}analysis ${analysisSeconds.toFixed(1)} s, data-quality run ${analysis.runId}\n`);
       return failed ? 1 : 0;
     } finally {
       await db.close();

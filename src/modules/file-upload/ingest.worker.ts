@@ -112,8 +112,11 @@ async function processJob(db: Db, job: FileUploadJobRow): Promise<void> {
   }
   await deleteChunks(db.kysely, job.id);
   await updateJob(db.kysely, job.id, { status: JobStatus.analyzing, failed_files: failedFiles });
-  if (docs > failedDocs) await drawAdcsLinks(db.kysely);
-  await analyzeGraph(db);
+  // Analysis (and its data-quality record) only when something was ingested: a failed upload changes nothing.
+  if (docs > failedDocs) {
+    await drawAdcsLinks(db.kysely);
+    await analyzeGraph(db);
+  }
   const status = docs === 0 || failedDocs === docs ? JobStatus.failed : failedDocs ? JobStatus.partiallycomplete : JobStatus.complete;
   const now = nowMicros();
   await updateJob(db.kysely, job.id, {
