@@ -84,3 +84,14 @@ test('shell examples: `npx scent`, never a bare `scent`; every variable defined 
     }
   }
 });
+
+test('the operations guide covers backups, upgrades and migrations, several instances, TLS, logs and health checks', () => {
+  const ops = read('docs/operations.md');
+  const headings = [...prose(ops).matchAll(/^##+ +(.+)$/gm)].map((m) => m[1]);
+  for (const h of ['Backups', 'SQLite', 'PostgreSQL', 'Upgrades and migrations', 'Several instances on PostgreSQL behind one URL', 'TLS', 'Logs', 'Health checks']) {
+    assert.ok(headings.includes(h), `docs/operations.md has no section "${h}" (${headings.join(' | ')})`);
+  }
+  for (const needle of ['.backup', 'pg_dump', 'pg_restore', 'npx scent migrate', '--root-url', 'proxy_pass', '--log-level', 'stderr', 'GET /health']) {
+    assert.ok(ops.includes(needle), `docs/operations.md does not mention ${needle}`);
+  }
+});
