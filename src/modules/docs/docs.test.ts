@@ -1,7 +1,9 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import Ajv from 'ajv';
 import { Messages } from '../../http/errors.ts';
+import { EXAMPLES } from './examples.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 
 let t: TestApp;
@@ -132,3 +134,27 @@ test('OpenAPI upload body: the docs page can send a file (JSON, or a zip as bina
   });
   assert.equal(res.statusCode, 202, res.body);
 });
+
+test('OpenAPI success examples: real answers on the sample data (scripts/openapi-examples.ts), each valid against its route\'s response schema', async () => {
+  const doc = (await spec()) as unknown as { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: unknown; example?: unknown }> }> }>>; components: Record<string, unknown> };
+  const ajv = new Ajv.default({ strict: false, validateFormats: false, allErrors: true });
+  const root = ajv.compile({ $id: 'scent-openapi', components: doc.components, type: 'object' });
+  assert.ok(root);
+  const keys = Object.keys(EXAMPLES);
+  assert.ok(keys.length >= 25, `${keys.length} examples`);
+  for (const key of keys) {
+    const [method, path, status] = key.split(' ');
+    const json = doc.paths[path]?.[method]?.responses[status]?.content?.['application/json'];
+    assert.ok(json, `${key}: no such response with a JSON body in the document`);
+    assert.deepEqual(json.example, EXAMPLES[key], `${key}: the document carries the example`);
+    const validate = ajv.compile(rebase(json.schema));
+    assert.ok(validate(EXAMPLES[key]), `${key}: ${JSON.stringify(validate.errors?.slice(0, 3))}`);
+  }
+  assert.ok(keys.includes('get /api/v2/certtemplates/{object_id}/controllers 200'));
+  assert.ok(keys.includes('get /api/v2/jobs/available 200'));
+});
+
+/** A response schema whose `#/components/...` references point into the document registered above. */
+function rebase(schema: unknown): Record<string, unknown> {
+  return JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"scent-openapi#/components/')) as Record<string, unknown>;
+}

@@ -5,13 +5,15 @@
  *   each one and compares);
  * - the statuses every route can answer are listed on every operation: 400 (a query parameter or the
  *   Prefer header), 401 on routes that need credentials, 500, 503 (database unreachable), 504 (deadline);
- * - success responses say what they are instead of "Default Response";
+ * - success responses say what they are instead of "Default Response", and many carry an example: a real
+ *   answer on the sample data (examples.ts, written by scripts/openapi-examples.ts);
  * - header parameters: `Prefer` on every operation, `If-None-Match` where the route answers 304;
  * - the file upload's request body: JSON or a zip archive (binary), so the docs page offers a file picker.
  */
 import { Messages } from '../../http/errors.ts';
 import { UNLIMITED_WAIT_DISABLED } from '../../http/prefer.ts';
 import { ACCEPTED_TYPES } from '../file-upload/file-upload.schema.ts';
+import { EXAMPLES } from './examples.ts';
 
 type Json = Record<string, unknown>;
 interface Operation {
@@ -131,8 +133,11 @@ export function finishOpenApi(doc: Json): Json {
         const named = ERROR_RESPONSES[status];
         if (named && (response.$ref !== undefined || isErrorSchema(response))) {
           responses[status] = { $ref: `#/components/responses/${named.name}` };
-        } else if (response.description === 'Default Response' || response.description === undefined) {
-          response.description = SUCCESS[status] ?? `HTTP ${status}`;
+        } else {
+          if (response.description === 'Default Response' || response.description === undefined) response.description = SUCCESS[status] ?? `HTTP ${status}`;
+          const example = EXAMPLES[`${method} ${path} ${status}`];
+          const json = (response.content as Record<string, Json> | undefined)?.['application/json'];
+          if (example !== undefined && json) json.example = example;
         }
       }
       const parameters = (op.parameters ??= []);

@@ -1,0 +1,1 @@
+export const EXAMPLES: Record<string, unknown> = {};
