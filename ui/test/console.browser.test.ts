@@ -125,6 +125,23 @@ test('sign in: / redirects to the console, a wrong password is refused in words,
   assert.equal(await page.evaluate(() => document.cookie.includes('token=')), false);
 });
 
+test('keyboard: the skip link, the screens by Tab and Enter, a tab by Space', async () => {
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Skip to content');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'main');
+  // Tab through the navigation from its first link to Administration, then Enter opens it.
+  await page.getByRole('navigation', { name: 'Screens' }).getByRole('link').first().focus();
+  for (let i = 0; i < 10 && (await page.evaluate(() => document.activeElement?.textContent)) !== 'Administration'; i++) await page.keyboard.press('Tab');
+  await page.keyboard.press('Enter');
+  await page.getByRole('heading', { level: 1, name: 'Administration' }).waitFor();
+  // A tab by Space.
+  await page.getByRole('tab', { name: 'API tokens' }).focus();
+  await page.keyboard.press('Space');
+  await page.getByLabel('Token name').waitFor();
+  assert.equal(await page.getByRole('tab', { name: 'API tokens' }).getAttribute('aria-selected'), 'true');
+});
+
 test('upload: the fixtures and a file with markup in its names, progress per file to the end', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'scent-console-'));
   const files = readdirSync(FIXTURES).filter((f) => f.endsWith('.json') && f !== 'expected-controllers.json').map((f) => join(FIXTURES, f));
