@@ -12,9 +12,9 @@ export const EXAMPLES: Record<string, unknown> = {
  },
  "get /api/v2/self 200": {
   "data": {
-   "id": "4af4da1e-d233-408b-b3f7-e7810f52b3cd",
-   "created_at": "2026-11-24T10:56:33.733947Z",
-   "updated_at": "2026-11-24T10:56:33.733947Z",
+   "id": "810712b6-0ef2-4f49-ba0c-b6ec9dae1796",
+   "created_at": "2026-11-24T11:00:47.184471Z",
+   "updated_at": "2026-11-24T11:00:47.184471Z",
    "deleted_at": {
     "time": "0001-01-01T00:00:00Z",
     "valid": false
@@ -29,21 +29,21 @@ export const EXAMPLES: Record<string, unknown> = {
    },
    "AuthSecret": {
     "id": 1,
-    "created_at": "2026-11-24T10:56:33.736651Z",
-    "updated_at": "2026-11-24T10:56:33.736651Z",
+    "created_at": "2026-11-24T11:00:47.185979Z",
+    "updated_at": "2026-11-24T11:00:47.185979Z",
     "deleted_at": {
      "time": "0001-01-01T00:00:00Z",
      "valid": false
     },
     "digest_method": "scrypt",
-    "expires_at": "2027-11-24T10:56:33.736651Z",
+    "expires_at": "2027-11-24T11:00:47.185979Z",
     "totp_activated": false
    },
    "roles": [
     {
      "id": 1,
-     "created_at": "2026-11-24T10:56:14.035520Z",
-     "updated_at": "2026-11-24T10:56:14.035520Z",
+     "created_at": "2026-11-24T11:00:33.831599Z",
+     "updated_at": "2026-11-24T11:00:33.831599Z",
      "deleted_at": {
       "time": "0001-01-01T00:00:00Z",
       "valid": false
@@ -53,8 +53,8 @@ export const EXAMPLES: Record<string, unknown> = {
      "permissions": [
       {
        "id": 1,
-       "created_at": "2026-11-24T10:56:14.035520Z",
-       "updated_at": "2026-11-24T10:56:14.035520Z",
+       "created_at": "2026-11-24T11:00:33.831599Z",
+       "updated_at": "2026-11-24T11:00:33.831599Z",
        "deleted_at": {
         "time": "0001-01-01T00:00:00Z",
         "valid": false
@@ -64,8 +64,8 @@ export const EXAMPLES: Record<string, unknown> = {
       },
       {
        "id": 2,
-       "created_at": "2026-11-24T10:56:14.035520Z",
-       "updated_at": "2026-11-24T10:56:14.035520Z",
+       "created_at": "2026-11-24T11:00:33.831599Z",
+       "updated_at": "2026-11-24T11:00:33.831599Z",
        "deleted_at": {
         "time": "0001-01-01T00:00:00Z",
         "valid": false
@@ -75,8 +75,8 @@ export const EXAMPLES: Record<string, unknown> = {
       },
       {
        "id": 3,
-       "created_at": "2026-11-24T10:56:14.035520Z",
-       "updated_at": "2026-11-24T10:56:14.035520Z",
+       "created_at": "2026-11-24T11:00:33.831599Z",
+       "updated_at": "2026-11-24T11:00:33.831599Z",
        "deleted_at": {
         "time": "0001-01-01T00:00:00Z",
         "valid": false
@@ -86,8 +86,8 @@ export const EXAMPLES: Record<string, unknown> = {
       },
       {
        "id": 4,
-       "created_at": "2026-11-24T10:56:14.035520Z",
-       "updated_at": "2026-11-24T10:56:14.035520Z",
+       "created_at": "2026-11-24T11:00:33.831599Z",
+       "updated_at": "2026-11-24T11:00:33.831599Z",
        "deleted_at": {
         "time": "0001-01-01T00:00:00Z",
         "valid": false
@@ -97,8 +97,8 @@ export const EXAMPLES: Record<string, unknown> = {
       },
       {
        "id": 5,
-       "created_at": "2026-11-24T10:56:14.035520Z",
-       "updated_at": "2026-11-24T10:56:14.035520Z",
+       "created_at": "2026-11-24T11:00:33.831599Z",
+       "updated_at": "2026-11-24T11:00:33.831599Z",
        "deleted_at": {
         "time": "0001-01-01T00:00:00Z",
         "valid": false
@@ -108,8 +108,8 @@ export const EXAMPLES: Record<string, unknown> = {
       },
       {
        "id": 6,
-       "created_at": "2026-11-24T10:56:14.035520Z",
-       "updated_at": "2026-11-24T10:56:14.035520Z",
+       "created_at": "2026-11-24T11:00:33.831599Z",
+       "updated_at": "2026-11-24T11:00:33.831599Z",
        "deleted_at": {
         "time": "0001-01-01T00:00:00Z",
         "valid": false
@@ -119,8 +119,8 @@ export const EXAMPLES: Record<string, unknown> = {
       },
       {
        "id": 7,
-       "created_at": "2026-11-24T10:56:14.035520Z",
-       "updated_at": "2026-11-24T10:56:14.035520Z",
+       "created_at": "2026-11-24T11:00:33.831599Z",
+       "updated_at": "2026-11-24T11:00:33.831599Z",
        "deleted_at": {
         "time": "0001-01-01T00:00:00Z",
         "valid": false
@@ -130,8 +130,8 @@ export const EXAMPLES: Record<string, unknown> = {
       },
       {
        "id": 8,
-       "created_at": "2026-11-24T10:56:14.035520Z",
-       "updated_at": "2026-11-24T10:56:14.035520Z",
+       "created_at": "2026-11-24T11:00:33.831599Z",
+       "updated_at": "2026-11-24T11:00:33.831599Z",
        "deleted_at": {
         "time": "0001-01-01T00:00:00Z",
         "valid": false
@@ -141,8 +141,8 @@ export const EXAMPLES: Record<string, unknown> = {
       },
       {
        "id": 9,
-       "created_at": "2026-11-24T10:56:14.035520Z",
-       "updated_at": "2026-11-24T10:56:14.035520Z",
+       "created_at": "2026-11-24T11:00:33.831599Z",
+       "updated_at": "2026-11-24T11:00:33.831599Z",
        "deleted_at": {
         "time": "0001-01-01T00:00:00Z",
         "valid": false
@@ -152,8 +152,8 @@ export const EXAMPLES: Record<string, unknown> = {
       },
       {
        "id": 10,
-       "created_at": "2026-11-24T10:56:14.035520Z",
-       "updated_at": "2026-11-24T10:56:14.035520Z",
+       "created_at": "2026-11-24T11:00:33.831599Z",
+       "updated_at": "2026-11-24T11:00:33.831599Z",
        "deleted_at": {
         "time": "0001-01-01T00:00:00Z",
         "valid": false
@@ -163,8 +163,8 @@ export const EXAMPLES: Record<string, unknown> = {
       },
       {
        "id": 11,
-       "created_at": "2026-11-24T10:56:14.035520Z",
-       "updated_at": "2026-11-24T10:56:14.035520Z",
+       "created_at": "2026-11-24T11:00:33.831599Z",
+       "updated_at": "2026-11-24T11:00:33.831599Z",
        "deleted_at": {
         "time": "0001-01-01T00:00:00Z",
         "valid": false
@@ -174,8 +174,8 @@ export const EXAMPLES: Record<string, unknown> = {
       },
       {
        "id": 12,
-       "created_at": "2026-11-24T10:56:14.035520Z",
-       "updated_at": "2026-11-24T10:56:14.035520Z",
+       "created_at": "2026-11-24T11:00:33.831599Z",
+       "updated_at": "2026-11-24T11:00:33.831599Z",
        "deleted_at": {
         "time": "0001-01-01T00:00:00Z",
         "valid": false
@@ -185,8 +185,8 @@ export const EXAMPLES: Record<string, unknown> = {
       },
       {
        "id": 13,
-       "created_at": "2026-11-24T10:56:14.035520Z",
-       "updated_at": "2026-11-24T10:56:14.035520Z",
+       "created_at": "2026-11-24T11:00:33.831599Z",
+       "updated_at": "2026-11-24T11:00:33.831599Z",
        "deleted_at": {
         "time": "0001-01-01T00:00:00Z",
         "valid": false
@@ -196,8 +196,8 @@ export const EXAMPLES: Record<string, unknown> = {
       },
       {
        "id": 14,
-       "created_at": "2026-11-24T10:56:14.035520Z",
-       "updated_at": "2026-11-24T10:56:14.035520Z",
+       "created_at": "2026-11-24T11:00:33.831599Z",
+       "updated_at": "2026-11-24T11:00:33.831599Z",
        "deleted_at": {
         "time": "0001-01-01T00:00:00Z",
         "valid": false
@@ -207,8 +207,8 @@ export const EXAMPLES: Record<string, unknown> = {
       },
       {
        "id": 15,
-       "created_at": "2026-11-24T10:56:14.035520Z",
-       "updated_at": "2026-11-24T10:56:14.035520Z",
+       "created_at": "2026-11-24T11:00:33.831599Z",
+       "updated_at": "2026-11-24T11:00:33.831599Z",
        "deleted_at": {
         "time": "0001-01-01T00:00:00Z",
         "valid": false
@@ -218,8 +218,8 @@ export const EXAMPLES: Record<string, unknown> = {
       },
       {
        "id": 16,
-       "created_at": "2026-11-24T10:56:14.035520Z",
-       "updated_at": "2026-11-24T10:56:14.035520Z",
+       "created_at": "2026-11-24T11:00:33.831599Z",
+       "updated_at": "2026-11-24T11:00:33.831599Z",
        "deleted_at": {
         "time": "0001-01-01T00:00:00Z",
         "valid": false
@@ -229,8 +229,8 @@ export const EXAMPLES: Record<string, unknown> = {
       },
       {
        "id": 17,
-       "created_at": "2026-11-24T10:56:14.035520Z",
-       "updated_at": "2026-11-24T10:56:14.035520Z",
+       "created_at": "2026-11-24T11:00:33.831599Z",
+       "updated_at": "2026-11-24T11:00:33.831599Z",
        "deleted_at": {
         "time": "0001-01-01T00:00:00Z",
         "valid": false
@@ -240,8 +240,8 @@ export const EXAMPLES: Record<string, unknown> = {
       },
       {
        "id": 18,
-       "created_at": "2026-11-24T10:56:14.035520Z",
-       "updated_at": "2026-11-24T10:56:14.035520Z",
+       "created_at": "2026-11-24T11:00:33.831599Z",
+       "updated_at": "2026-11-24T11:00:33.831599Z",
        "deleted_at": {
         "time": "0001-01-01T00:00:00Z",
         "valid": false
@@ -251,8 +251,8 @@ export const EXAMPLES: Record<string, unknown> = {
       },
       {
        "id": 19,
-       "created_at": "2026-11-24T10:56:14.035520Z",
-       "updated_at": "2026-11-24T10:56:14.035520Z",
+       "created_at": "2026-11-24T11:00:33.831599Z",
+       "updated_at": "2026-11-24T11:00:33.831599Z",
        "deleted_at": {
         "time": "0001-01-01T00:00:00Z",
         "valid": false
@@ -262,8 +262,8 @@ export const EXAMPLES: Record<string, unknown> = {
       },
       {
        "id": 20,
-       "created_at": "2026-11-24T10:56:14.035520Z",
-       "updated_at": "2026-11-24T10:56:14.035520Z",
+       "created_at": "2026-11-24T11:00:33.831599Z",
+       "updated_at": "2026-11-24T11:00:33.831599Z",
        "deleted_at": {
         "time": "0001-01-01T00:00:00Z",
         "valid": false
@@ -273,8 +273,8 @@ export const EXAMPLES: Record<string, unknown> = {
       },
       {
        "id": 21,
-       "created_at": "2026-11-24T10:56:14.035520Z",
-       "updated_at": "2026-11-24T10:56:14.035520Z",
+       "created_at": "2026-11-24T11:00:33.831599Z",
+       "updated_at": "2026-11-24T11:00:33.831599Z",
        "deleted_at": {
         "time": "0001-01-01T00:00:00Z",
         "valid": false
@@ -284,8 +284,8 @@ export const EXAMPLES: Record<string, unknown> = {
       },
       {
        "id": 22,
-       "created_at": "2026-11-24T10:56:14.035520Z",
-       "updated_at": "2026-11-24T10:56:14.035520Z",
+       "created_at": "2026-11-24T11:00:33.831599Z",
+       "updated_at": "2026-11-24T11:00:33.831599Z",
        "deleted_at": {
         "time": "0001-01-01T00:00:00Z",
         "valid": false
@@ -315,16 +315,16 @@ export const EXAMPLES: Record<string, unknown> = {
   }
  },
  "get /api/v2/platform/{platform_id}/data-quality-stats 200": {
-  "start": "2026-10-25T10:56:34.775034Z",
-  "end": "2026-11-24T10:56:34.775034Z",
+  "start": "2026-10-25T11:00:47.523265Z",
+  "end": "2026-11-24T11:00:47.523265Z",
   "count": 1,
   "skip": 0,
   "limit": 1,
   "data": [
    {
     "id": 1,
-    "created_at": "2026-11-24T10:56:14.779759Z",
-    "updated_at": "2026-11-24T10:56:14.779759Z",
+    "created_at": "2026-11-24T11:00:35.665869Z",
+    "updated_at": "2026-11-24T11:00:35.665869Z",
     "deleted_at": {
      "time": "0001-01-01T00:00:00Z",
      "valid": false
@@ -346,21 +346,22 @@ export const EXAMPLES: Record<string, unknown> = {
     "relationships": 2562,
     "session_completeness": 50,
     "local_group_completeness": 0,
-    "run_id": "ed27d258-87b9-4c86-85e0-0151db72816d"
+    "issuancepolicies": 3,
+    "run_id": "1be68211-9b3c-4eaa-a223-3a823b777337"
    }
   ]
  },
  "get /api/v2/ad-domains/{domain_id}/data-quality-stats 200": {
-  "start": "2026-10-25T10:56:34.810749Z",
-  "end": "2026-11-24T10:56:34.810749Z",
+  "start": "2026-10-25T11:00:47.525026Z",
+  "end": "2026-11-24T11:00:47.525026Z",
   "count": 1,
   "skip": 0,
   "limit": 1,
   "data": [
    {
     "id": 1,
-    "created_at": "2026-11-24T10:56:14.779759Z",
-    "updated_at": "2026-11-24T10:56:14.779759Z",
+    "created_at": "2026-11-24T11:00:35.665869Z",
+    "updated_at": "2026-11-24T11:00:35.665869Z",
     "deleted_at": {
      "time": "0001-01-01T00:00:00Z",
      "valid": false
@@ -377,12 +378,13 @@ export const EXAMPLES: Record<string, unknown> = {
     "enterprisecas": 1,
     "ntauthstores": 1,
     "certtemplates": 34,
+    "issuancepolicies": 0,
     "acls": 2114,
     "sessions": 1,
     "relationships": 2541,
     "session_completeness": 50,
     "local_group_completeness": 0,
-    "run_id": "ed27d258-87b9-4c86-85e0-0151db72816d"
+    "run_id": "1be68211-9b3c-4eaa-a223-3a823b777337"
    }
   ]
  },
@@ -469,9 +471,9 @@ export const EXAMPLES: Record<string, unknown> = {
      "kind_id": 1,
      "name": "Tier Zero",
      "description": "Tier Zero",
-     "created_at": "2026-11-24T10:56:14.047000Z",
+     "created_at": "2026-11-24T11:00:33.892000Z",
      "created_by": "SYSTEM",
-     "updated_at": "2026-11-24T10:56:14.047000Z",
+     "updated_at": "2026-11-24T11:00:33.892000Z",
      "updated_by": "SYSTEM",
      "deleted_at": {
       "time": "0001-01-01T00:00:00Z",
@@ -489,9 +491,9 @@ export const EXAMPLES: Record<string, unknown> = {
      "kind_id": 2,
      "name": "Owned",
      "description": "Owned",
-     "created_at": "2026-11-24T10:56:14.047000Z",
+     "created_at": "2026-11-24T11:00:33.892000Z",
      "created_by": "SYSTEM",
-     "updated_at": "2026-11-24T10:56:14.047000Z",
+     "updated_at": "2026-11-24T11:00:33.892000Z",
      "updated_by": "SYSTEM",
      "deleted_at": {
       "time": "0001-01-01T00:00:00Z",
@@ -510,10 +512,10 @@ export const EXAMPLES: Record<string, unknown> = {
   "data": {
    "id": 1,
    "asset_group_tag_id": 1,
-   "created_at": "2026-11-24T10:56:35.585811Z",
-   "created_by": "4af4da1e-d233-408b-b3f7-e7810f52b3cd",
-   "updated_at": "2026-11-24T10:56:35.585811Z",
-   "updated_by": "4af4da1e-d233-408b-b3f7-e7810f52b3cd",
+   "created_at": "2026-11-24T11:00:47.649838Z",
+   "created_by": "810712b6-0ef2-4f49-ba0c-b6ec9dae1796",
+   "updated_at": "2026-11-24T11:00:47.649838Z",
+   "updated_by": "810712b6-0ef2-4f49-ba0c-b6ec9dae1796",
    "disabled_at": null,
    "disabled_by": null,
    "name": "Domain Admins",
@@ -536,9 +538,9 @@ export const EXAMPLES: Record<string, unknown> = {
    "selector": {
     "id": 1,
     "asset_group_tag_id": 1,
-    "created_at": "2026-11-24T10:56:35.585811Z",
+    "created_at": "2026-11-24T11:00:47.649838Z",
     "created_by": "admin@example.com",
-    "updated_at": "2026-11-24T10:56:35.585811Z",
+    "updated_at": "2026-11-24T11:00:47.649838Z",
     "updated_by": "admin@example.com",
     "disabled_at": null,
     "disabled_by": null,
@@ -719,7 +721,7 @@ export const EXAMPLES: Record<string, unknown> = {
      "objectId": "S-1-5-21-909015691-3030120388-2582151266-512",
      "isTierZero": true,
      "isOwnedObject": false,
-     "lastSeen": "2026-11-24T10:56:14.703606Z"
+     "lastSeen": "2026-11-24T11:00:35.026040Z"
     }
    },
    "edges": []
@@ -727,7 +729,7 @@ export const EXAMPLES: Record<string, unknown> = {
  },
  "post /api/v2/clients 200": {
   "data": {
-   "id": "11e8d03c-dbe2-45f7-9df5-73a25e2e5ddf",
+   "id": "1bfbac61-78d0-49e6-9119-8fccd91a61e4",
    "name": "dc01-collector",
    "type": "sharphound",
    "domain_controller": "",
@@ -747,8 +749,8 @@ export const EXAMPLES: Record<string, unknown> = {
    "token": null,
    "issuer_address": "",
    "issuer_address_override": "",
-   "created_at": "2026-11-24T10:56:39.742124Z",
-   "updated_at": "2026-11-24T10:56:39.742124Z",
+   "created_at": "2026-11-24T11:00:48.897761Z",
+   "updated_at": "2026-11-24T11:00:48.897761Z",
    "deleted_at": {
     "time": "0001-01-01T00:00:00Z",
     "valid": false
@@ -758,9 +760,9 @@ export const EXAMPLES: Record<string, unknown> = {
  "post /api/v2/events 200": {
   "data": {
    "id": 1,
-   "client_id": "11e8d03c-dbe2-45f7-9df5-73a25e2e5ddf",
+   "client_id": "1bfbac61-78d0-49e6-9119-8fccd91a61e4",
    "title": "nightly",
-   "rrule": "DTSTART:20261124T105640Z\nRRULE:FREQ=DAILY",
+   "rrule": "DTSTART:20261124T110049Z\nRRULE:FREQ=DAILY",
    "session_collection": false,
    "local_group_collection": false,
    "ad_structure_collection": true,
@@ -785,8 +787,8 @@ export const EXAMPLES: Record<string, unknown> = {
      "type": "Domain"
     }
    ],
-   "created_at": "2026-11-24T10:56:40.099549Z",
-   "updated_at": "2026-11-24T10:56:40.099549Z",
+   "created_at": "2026-11-24T11:00:49.248042Z",
+   "updated_at": "2026-11-24T11:00:49.248042Z",
    "deleted_at": {
     "time": "0001-01-01T00:00:00Z",
     "valid": false
@@ -796,9 +798,9 @@ export const EXAMPLES: Record<string, unknown> = {
  "get /api/v2/events/{event_id} 200": {
   "data": {
    "id": 1,
-   "client_id": "11e8d03c-dbe2-45f7-9df5-73a25e2e5ddf",
+   "client_id": "1bfbac61-78d0-49e6-9119-8fccd91a61e4",
    "title": "nightly",
-   "rrule": "DTSTART:20261124T105640Z\nRRULE:FREQ=DAILY",
+   "rrule": "DTSTART:20261124T110049Z\nRRULE:FREQ=DAILY",
    "session_collection": false,
    "local_group_collection": false,
    "ad_structure_collection": true,
@@ -823,8 +825,8 @@ export const EXAMPLES: Record<string, unknown> = {
      "type": "Domain"
     }
    ],
-   "created_at": "2026-11-24T10:56:40.099549Z",
-   "updated_at": "2026-11-24T10:56:40.099549Z",
+   "created_at": "2026-11-24T11:00:49.248042Z",
+   "updated_at": "2026-11-24T11:00:49.248042Z",
    "deleted_at": {
     "time": "0001-01-01T00:00:00Z",
     "valid": false
@@ -833,7 +835,7 @@ export const EXAMPLES: Record<string, unknown> = {
  },
  "get /api/v2/clients/{client_id} 200": {
   "data": {
-   "id": "11e8d03c-dbe2-45f7-9df5-73a25e2e5ddf",
+   "id": "1bfbac61-78d0-49e6-9119-8fccd91a61e4",
    "name": "dc01-collector",
    "type": "sharphound",
    "domain_controller": "",
@@ -852,9 +854,9 @@ export const EXAMPLES: Record<string, unknown> = {
    "events": [
     {
      "id": 1,
-     "client_id": "11e8d03c-dbe2-45f7-9df5-73a25e2e5ddf",
+     "client_id": "1bfbac61-78d0-49e6-9119-8fccd91a61e4",
      "title": "nightly",
-     "rrule": "DTSTART:20261124T105640Z\nRRULE:FREQ=DAILY",
+     "rrule": "DTSTART:20261124T110049Z\nRRULE:FREQ=DAILY",
      "session_collection": false,
      "local_group_collection": false,
      "ad_structure_collection": true,
@@ -879,8 +881,8 @@ export const EXAMPLES: Record<string, unknown> = {
        "type": "Domain"
       }
      ],
-     "created_at": "2026-11-24T10:56:40.099549Z",
-     "updated_at": "2026-11-24T10:56:40.099549Z",
+     "created_at": "2026-11-24T11:00:49.248042Z",
+     "updated_at": "2026-11-24T11:00:49.248042Z",
      "deleted_at": {
       "time": "0001-01-01T00:00:00Z",
       "valid": false
@@ -890,8 +892,8 @@ export const EXAMPLES: Record<string, unknown> = {
    "token": null,
    "issuer_address": "",
    "issuer_address_override": "",
-   "created_at": "2026-11-24T10:56:39.742124Z",
-   "updated_at": "2026-11-24T10:56:39.742124Z",
+   "created_at": "2026-11-24T11:00:48.897761Z",
+   "updated_at": "2026-11-24T11:00:48.897761Z",
    "deleted_at": {
     "time": "0001-01-01T00:00:00Z",
     "valid": false
@@ -902,14 +904,14 @@ export const EXAMPLES: Record<string, unknown> = {
   "data": [
    {
     "id": 1,
-    "client_id": "11e8d03c-dbe2-45f7-9df5-73a25e2e5ddf",
+    "client_id": "1bfbac61-78d0-49e6-9119-8fccd91a61e4",
     "client_name": "dc01-collector",
     "event_id": {
      "int32": 1,
      "valid": true
     },
     "event_title": "nightly",
-    "execution_time": "2026-11-24T10:56:40.000000Z",
+    "execution_time": "2026-11-24T11:00:49.000000Z",
     "start_time": "0001-01-01T00:00:00Z",
     "end_time": "0001-01-01T00:00:00Z",
     "status": 0,
@@ -946,8 +948,8 @@ export const EXAMPLES: Record<string, unknown> = {
  "post /api/v2/sso-providers/oidc 200": {
   "data": {
    "id": 1,
-   "created_at": "2026-11-24T10:56:40.928666Z",
-   "updated_at": "2026-11-24T10:56:40.928666Z",
+   "created_at": "2026-11-24T11:00:50.128928Z",
+   "updated_at": "2026-11-24T11:00:50.128928Z",
    "deleted_at": {
     "time": "0001-01-01T00:00:00Z",
     "valid": false
@@ -966,12 +968,12 @@ export const EXAMPLES: Record<string, unknown> = {
     "type": "OIDC",
     "login_uri": "http://127.0.0.1:8080/api/v2/sso/okta/login",
     "callback_uri": "http://127.0.0.1:8080/api/v2/sso/okta/callback",
-    "created_at": "2026-11-24T10:56:40.928666Z",
-    "updated_at": "2026-11-24T10:56:40.928666Z",
+    "created_at": "2026-11-24T11:00:50.128928Z",
+    "updated_at": "2026-11-24T11:00:50.128928Z",
     "details": {
      "id": 1,
-     "created_at": "2026-11-24T10:56:40.928666Z",
-     "updated_at": "2026-11-24T10:56:40.928666Z",
+     "created_at": "2026-11-24T11:00:50.128928Z",
+     "updated_at": "2026-11-24T11:00:50.128928Z",
      "deleted_at": {
       "time": "0001-01-01T00:00:00Z",
       "valid": false
@@ -998,17 +1000,17 @@ export const EXAMPLES: Record<string, unknown> = {
  "post /api/v2/file-upload/start 201": {
   "data": {
    "id": 1,
-   "user_id": "4af4da1e-d233-408b-b3f7-e7810f52b3cd",
+   "user_id": "810712b6-0ef2-4f49-ba0c-b6ec9dae1796",
    "user_email_address": "admin@example.com",
    "status": 1,
    "status_message": "",
-   "start_time": "2026-11-24T10:56:41.006394Z",
+   "start_time": "2026-11-24T11:00:50.279674Z",
    "end_time": "0001-01-01T00:00:00Z",
    "last_ingest": "0001-01-01T00:00:00Z",
    "total_files": 0,
    "failed_files": 0,
-   "created_at": "2026-11-24T10:56:41.006394Z",
-   "updated_at": "2026-11-24T10:56:41.006394Z",
+   "created_at": "2026-11-24T11:00:50.279674Z",
+   "updated_at": "2026-11-24T11:00:50.279674Z",
    "deleted_at": {
     "time": "0001-01-01T00:00:00Z",
     "valid": false
@@ -1022,17 +1024,17 @@ export const EXAMPLES: Record<string, unknown> = {
   "data": [
    {
     "id": 1,
-    "user_id": "4af4da1e-d233-408b-b3f7-e7810f52b3cd",
+    "user_id": "810712b6-0ef2-4f49-ba0c-b6ec9dae1796",
     "user_email_address": "admin@example.com",
     "status": 1,
     "status_message": "",
-    "start_time": "2026-11-24T10:56:41.006394Z",
+    "start_time": "2026-11-24T11:00:50.279674Z",
     "end_time": "0001-01-01T00:00:00Z",
     "last_ingest": "0001-01-01T00:00:00Z",
     "total_files": 0,
     "failed_files": 0,
-    "created_at": "2026-11-24T10:56:41.006394Z",
-    "updated_at": "2026-11-24T10:56:41.006394Z",
+    "created_at": "2026-11-24T11:00:50.279674Z",
+    "updated_at": "2026-11-24T11:00:50.279674Z",
     "deleted_at": {
      "time": "0001-01-01T00:00:00Z",
      "valid": false

@@ -7,7 +7,8 @@
  *   Prefer header), 401 on routes that need credentials, 500, 503 (database unreachable), 504 (deadline);
  * - success responses say what they are instead of "Default Response", and many carry an example: a real
  *   answer on the sample data (examples.ts, written by scripts/openapi-examples.ts);
- * - header parameters: `Prefer` on every operation, `If-None-Match` where the route answers 304;
+ * - header parameters: `Prefer` on every operation, `If-None-Match` where the route answers 304,
+ *   `X-File-Upload-Name` on the file upload;
  * - the file upload's request body: JSON or a zip archive (binary), so the docs page offers a file picker.
  */
 import { Messages } from '../../http/errors.ts';
@@ -79,6 +80,19 @@ const IF_NONE_MATCH = {
   schema: { type: 'string', example: '"1f3a9c"' },
 };
 
+/** Header parameters a route reads beside Prefer (its schema cannot declare them without Fastify validating them). */
+const HEADERS: Record<string, Json[]> = {
+  'post /api/v2/file-upload/{file_upload_job_id}': [
+    {
+      name: 'X-File-Upload-Name',
+      in: 'header',
+      required: false,
+      description: "The uploaded file's name, shown in the job's completed tasks (default UnknownFileName.json / .zip).",
+      schema: { type: 'string', maxLength: 1000, example: 'corp-users.json' },
+    },
+  ],
+};
+
 /** Request bodies @fastify/swagger cannot derive: routes whose body is read raw (a file). */
 const RAW_BODIES: Record<string, Json> = {
   'post /api/v2/file-upload/{file_upload_job_id}': {
@@ -143,6 +157,7 @@ export function finishOpenApi(doc: Json): Json {
       const parameters = (op.parameters ??= []);
       parameters.push({ $ref: '#/components/parameters/Prefer' });
       if ('304' in responses) parameters.push({ $ref: '#/components/parameters/IfNoneMatch' });
+      parameters.push(...(HEADERS[`${method} ${path}`] ?? []));
       const raw = RAW_BODIES[`${method} ${path}`];
       if (raw) op.requestBody = raw;
     }
