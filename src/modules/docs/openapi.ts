@@ -6,11 +6,13 @@
  * - the statuses every route can answer are listed on every operation: 400 (a query parameter or the
  *   Prefer header), 401 on routes that need credentials, 500, 503 (database unreachable), 504 (deadline);
  * - success responses say what they are instead of "Default Response", and many carry an example: a real
- *   answer on the sample data (examples.ts, written by scripts/openapi-examples.ts);
+ *   answer on the sample data (examples.ts, written by scripts/openapi-examples.ts), kept only while it is
+ *   valid against the route's response schema (an answer that changed shape drops its stale example);
  * - header parameters: `Prefer` on every operation, `If-None-Match` where the route answers 304,
  *   `X-File-Upload-Name` on the file upload;
  * - the file upload's request body: JSON or a zip archive (binary), so the docs page offers a file picker.
  */
+import Ajv from 'ajv';
 import { Messages } from '../../http/errors.ts';
 import { UNLIMITED_WAIT_DISABLED } from '../../http/prefer.ts';
 import { ACCEPTED_TYPES } from '../file-upload/file-upload.schema.ts';
@@ -124,8 +126,20 @@ const isErrorSchema = (response: Json) => {
   return schema?.$ref === '#/components/schemas/ErrorResponse';
 };
 
+/** Validates a value against a response schema of `doc` (its `#/components/...` references included). */
+function exampleChecker(doc: Json): (schema: unknown, value: unknown) => boolean {
+  const ajv = new Ajv.default({ strict: false, validateFormats: false });
+  ajv.addSchema({ $id: 'scent-openapi', components: doc.components });
+  return (schema, value) => {
+    if (schema === undefined) return false;
+    const rebased = JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"scent-openapi#/components/')) as object;
+    return ajv.validate(rebased, value) as boolean;
+  };
+}
+
 export function finishOpenApi(doc: Json): Json {
   const components = (doc.components ??= {}) as Json;
+  const valid = exampleChecker(doc);
   components.responses = Object.fromEntries(
     Object.entries(ERROR_RESPONSES).map(([status, r]) => [
       r.name,
@@ -151,7 +165,7 @@ export function finishOpenApi(doc: Json): Json {
           if (response.description === 'Default Response' || response.description === undefined) response.description = SUCCESS[status] ?? `HTTP ${status}`;
           const example = EXAMPLES[`${method} ${path} ${status}`];
           const json = (response.content as Record<string, Json> | undefined)?.['application/json'];
-          if (example !== undefined && json) json.example = example;
+          if (example !== undefined && json && valid(json.schema, example)) json.example = example;
         }
       }
       const parameters = (op.parameters ??= []);
