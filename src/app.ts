@@ -26,6 +26,8 @@ import { assetGroupTagRoutes } from './modules/asset-group-tags/tags.routes.ts';
 import { certTemplateRoutes } from './modules/cert-templates/cert-templates.routes.ts';
 import { tokenRoutes } from './modules/tokens/tokens.routes.ts';
 import { oidcRoutes } from './modules/oidc/oidc.routes.ts';
+import { samlRoutes } from './modules/saml/saml.routes.ts';
+import { registerFormBodies } from './http/form-body.ts';
 import { versionRoutes } from './modules/version/version.routes.ts';
 import { registerSignedRequests, signatureSecurityScheme } from './auth/signed-requests.ts';
 import { ssoSchemas } from './modules/sso-providers/sso-providers.schema.ts';
@@ -66,6 +68,7 @@ const ROUTES: Route[] = [
   ...userRoutes,
   ...ssoProviderRoutes,
   ...oidcRoutes,
+  ...samlRoutes,
   ...assetGroupTagRoutes,
   ...certTemplateRoutes,
   ...clientRoutes,
@@ -168,6 +171,7 @@ export async function buildApp({ config, db, extraRoutes = [] }: AppOptions): Pr
   registerJsonBody(app);
   registerAudit(app); // its onSend reads error answers before the cache and compression see them
   registerUploadBodies(app);
+  registerFormBodies(app);
   registerErrorHandling(app, allowedMethods);
   registerRateLimit(app, config.rateLimit);
   registerSignedRequests(app);

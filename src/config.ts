@@ -2,6 +2,8 @@
  * Configuration is read once from flags and environment into a frozen, typed Config. Every flag
  * has an environment twin; flags win. The README's configuration table mirrors FIELDS below.
  */
+import { readFileSync } from 'node:fs';
+
 export type Edition = 'enterprise' | 'community';
 
 export interface Config {
@@ -34,6 +36,9 @@ export interface Config {
   readonly cypherMutations: boolean;
   /** Most nodes + edges one graph answer (graph map, path, list page) may hold; more is a 400 naming it. */
   readonly graphResultLimit: number;
+  /** SAML service-provider certificate and key (PEM text read from the files named); absent: generated once, kept in the database. */
+  readonly samlSpCert: string | undefined;
+  readonly samlSpKey: string | undefined;
 }
 
 export interface Field {
@@ -57,6 +62,16 @@ const bool = (name: string) => (raw: string) => {
   if (/^(1|true|yes|on)$/i.test(raw)) return true;
   if (/^(0|false|no|off|)$/i.test(raw)) return false;
   throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+};
+const pemFile = (name: string, label: RegExp) => (raw: string) => {
+  let text: string;
+  try {
+    text = readFileSync(raw, 'utf8');
+  } catch {
+    throw new ConfigError(`${name} must name a readable PEM file, got "${raw}"`);
+  }
+  if (!label.test(text)) throw new ConfigError(`${name} must name a PEM file of the right kind, got "${raw}"`);
+  return text;
 };
 const duration = (name: string) => (raw: string) => {
   const seconds = parseDuration(raw);
@@ -121,6 +136,10 @@ export const FIELDS: Field[] = [
     parse: bool('cypher-mutations'), help: 'allow Cypher updating clauses on POST /api/v2/graphs/cypher (callers also need graphdb/Mutate)', switch: true },
   { key: 'graphResultLimit', flag: '--graph-result-limit', env: 'SCENT_GRAPH_RESULT_LIMIT', default: '100000',
     parse: int('graph-result-limit', 1, 100_000_000), help: 'most nodes + edges in one graph answer (graph maps, paths, list pages); a larger one is a 400 naming this bound' },
+  { key: 'samlSpCert', flag: '--saml-sp-cert', env: 'SCENT_SAML_SP_CERT', default: undefined,
+    parse: pemFile('saml-sp-cert', /-----BEGIN CERTIFICATE-----/), help: 'PEM file: the SAML service-provider certificate (with --saml-sp-key); default: generated once and kept in the database' },
+  { key: 'samlSpKey', flag: '--saml-sp-key', env: 'SCENT_SAML_SP_KEY', default: undefined,
+    parse: pemFile('saml-sp-key', /-----BEGIN (RSA )?PRIVATE KEY-----/), help: 'PEM file: the private key of --saml-sp-cert' },
 ];
 
 export class ConfigError extends Error {}
@@ -140,6 +159,7 @@ export function loadConfig(flags: Record<string, string | undefined> = {}, env: 
     const raw = flags[field.flag] ?? env[field.env] ?? field.default;
     out[field.key] = raw === undefined ? undefined : field.parse(raw);
   }
+  if ((out.samlSpCert === undefined) !== (out.samlSpKey === undefined)) throw new ConfigError('saml-sp-cert and saml-sp-key go together: give both or neither');
   if (!out.rootUrl) out.rootUrl = `http://${out.host === '0.0.0.0' ? '127.0.0.1' : out.host}:${out.port}`;
   return Object.freeze(out) as unknown as Config;
 }

@@ -11,6 +11,8 @@ import { createTestApp, type InjectOptions, type TestApp } from '../test/harness
 import { makeClient, makeJob } from '../modules/jobs/collection.fixtures.ts';
 import { createUser } from '../modules/users/users.service.ts';
 import { issueSession } from '../auth/sessions.ts';
+import { multipart } from '../test/multipart.ts';
+import { SamlTestIdp } from '../modules/saml/test-idp.ts';
 
 let t: TestApp;
 let admin: string;
@@ -57,6 +59,7 @@ const SUCCESS: Record<string, () => Promise<Call>> = {
   }),
   'DELETE /api/v2/bloodhound-users/:user_id/secret': async () => ({ url: `/api/v2/bloodhound-users/${await walkUser('walk-expired', 'Walk-Password-1!')}/secret` }),
   'PUT /api/v2/accept-eula': async () => ({ url: '/api/v2/accept-eula' }),
+  'POST /api/v2/sso-providers/saml': async () => ({ url: '/api/v2/sso-providers/saml', ...samlForm('walk-saml') }),
   'POST /api/v2/tokens': async () => ({ url: '/api/v2/tokens', body: { token_name: 'walk' } }),
   'DELETE /api/v2/tokens/:token_id': async () => ({ url: `/api/v2/tokens/${(await post('/api/v2/tokens', { token_name: 'gone' })).id}` }),
   'POST /api/v2/clients': async () => ({ url: '/api/v2/clients', body: { name: 'walk-client', type: 'sharphound' } }),
@@ -131,11 +134,16 @@ const SUCCESS: Record<string, () => Promise<Call>> = {
   'POST /api/v2/saved-queries/import': async () => ({ url: '/api/v2/saved-queries/import', body: { name: 'walk-import', query: 'MATCH (n) RETURN n' } }),
 };
 
+const samlForm = (name: string) => multipart([
+  ['name', name], ['metadata', new SamlTestIdp().metadata(), 'idp.xml'], ['config.auto_provision.enabled', 'false'],
+  ['config.auto_provision.default_role_id', '0'], ['config.auto_provision.role_provision', 'false'],
+]);
 const savedQuery = (name: string) => post('/api/v2/saved-queries', { name, query: 'MATCH (n) RETURN n' });
 
 /** Audited routes whose success needs an outside party; their failures are still walked. */
 const NO_SUCCESS_RECIPE: Record<string, string> = {
   'GET /api/v2/sso/:slug/callback': 'needs an OpenID provider: src/modules/oidc/oidc.test.ts checks its entries',
+  'POST /api/v2/sso/:slug/callback': 'needs a SAML response to a request: src/modules/saml/saml.test.ts checks its entries',
 };
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);

@@ -12,6 +12,7 @@ import type { CollectionTables } from '../modules/jobs/collection.tables.ts';
 import type { DataQualityTables } from '../modules/data-quality/data-quality.tables.ts';
 import type { FileUploadTables } from '../modules/file-upload/file-upload.tables.ts';
 import type { SavedQueryTables } from '../modules/saved-queries/saved-queries.tables.ts';
+import type { SamlTables } from '../modules/saml/saml.tables.ts';
 
 export type Bool = 0 | 1;
 
@@ -97,7 +98,7 @@ export interface SettingTable {
   updated_at: Micros;
 }
 
-export interface Database extends GraphTables, DataQualityTables, FileUploadTables, AssetGroupTagTables, CollectionTables, AuthTokenTables, SavedQueryTables, AuditTables {
+export interface Database extends GraphTables, DataQualityTables, FileUploadTables, AssetGroupTagTables, CollectionTables, AuthTokenTables, SavedQueryTables, AuditTables, SamlTables {
   permissions: PermissionTable;
   roles: RoleTable;
   roles_permissions: RolePermissionTable;

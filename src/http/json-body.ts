@@ -49,6 +49,6 @@ export function registerJsonBody(app: FastifyInstance): void {
   });
 }
 
-function readsBody(request: FastifyRequest): boolean {
+export function readsBody(request: FastifyRequest): boolean {
   return (request.routeOptions.schema as { body?: unknown } | undefined)?.body !== undefined;
 }

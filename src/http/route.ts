@@ -38,7 +38,7 @@ declare module 'fastify' {
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export interface Route<G extends RouteGenericInterface = any> extends Omit<RouteOptions, 'handler' | 'config'> {
-  config: { access: Access; enterprise?: boolean; query?: CompiledQuery; cache?: CacheSpec; audit?: AuditDeclaration };
+  config: { access: Access; enterprise?: boolean; query?: CompiledQuery; cache?: CacheSpec; audit?: AuditDeclaration; form?: boolean };
   handler: (request: FastifyRequest<G>, reply: FastifyReply) => unknown;
 }
 

@@ -20,6 +20,7 @@ import * as m0041 from './0041-node-search.ts';
 import * as m0042 from './0042-search-names-only.ts';
 import * as m0050 from './0050-saved-queries.ts';
 import * as m0051 from './0051-selector-cypher-nodes.ts';
+import * as m0070 from './0070-saml.ts';
 
 /** Every migration, in order. Files are frozen once committed: add a new one instead of editing. */
 export const migrations: Record<string, Migration> = {
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   '0042-search-names-only': m0042,
   '0050-saved-queries': m0050,
   '0051-selector-cypher-nodes': m0051,
+  '0070-saml': m0070,
 };

@@ -3,6 +3,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { route } from '../../http/route.ts';
 import { audited, auditNote } from '../../audit/audit.ts';
 import { finishLogin, OidcFailure, startLogin } from './oidc.service.ts';
+import { SSO_TYPE } from '../sso-providers/sso-providers.schema.ts';
+import { providerType } from '../saml/saml.repository.ts';
+import { samlLogin } from '../saml/saml.routes.ts';
 
 /**
  * OIDC sign-in through the providers of POST /api/v2/sso-providers/oidc. Both routes answer with
@@ -42,14 +45,15 @@ export const oidcRoutes = [
     config: { access: { public: true } },
     schema: {
       tags: ['sso'],
-      summary: 'Start OIDC sign-in: redirects to the provider (PKCE S256, state, nonce)',
+      summary: 'Start SSO sign-in: OIDC redirects to the provider (PKCE S256, state, nonce); SAML sends a signed AuthnRequest (HTTP-Redirect, else an HTTP-POST form page)',
       security: [],
       params: Slug,
-      response: redirectOnly,
+      response: { ...redirectOnly, 200: Type.String({ description: 'SAML HTTP-POST binding: a self-submitting form page' }) },
     },
     handler: async (request, reply) => {
       try {
         const { db, config } = request.server;
+        if ((await providerType(db.kysely, { slug: request.params.slug })) === SSO_TYPE.saml) return samlLogin(request, reply);
         const { url, state } = await startLogin(db, config, request.params.slug);
         const path = `/api/v2/sso/${encodeURIComponent(request.params.slug)}/`;
         reply.header('set-cookie', `${STATE_COOKIE}=${state}; ${cookieAttributes(request, path, 600)}`);

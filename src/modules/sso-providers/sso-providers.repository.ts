@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database, OidcProviderRow, SsoProviderRow, UserRow } from '../../db/database.ts';
 import { nowMicros } from '../../db/time.ts';
 import type { SsoConfig } from './sso-providers.schema.ts';
+import type { SamlProviderRow } from '../saml/saml.tables.ts';
 
 type Q = Kysely<Database>;
 
@@ -61,18 +62,23 @@ export async function lockProvider(db: Q, id: number, dialect: 'sqlite' | 'postg
 }
 
 /**
- * Deletes the provider (its OIDC row cascades) after detaching its users (when it has any): the
+ * Deletes the provider (its OIDC or SAML row cascades) after detaching its users (when it has any): the
  * database refuses to delete a provider a user still references (migration 0012).
  */
 export async function deleteProvider(db: Q, id: number, hasUsers: boolean): Promise<void> {
-  if (hasUsers) await db.updateTable('users').set({ sso_provider_id: null, updated_at: nowMicros() }).where('sso_provider_id', '=', id).execute();
+  if (hasUsers) {
+    await db.updateTable('users').set({ sso_provider_id: null, saml_provider_id: null, updated_at: nowMicros() })
+      .where('sso_provider_id', '=', id).execute();
+  }
   await db.deleteFrom('sso_providers').where('id', '=', id).execute();
 }
 
+/** Providers with their OIDC or SAML row (one of the two), for the listing; the SAML metadata is left out. */
 export function listProvidersQuery(db: Q) {
   return db
     .selectFrom('sso_providers')
-    .innerJoin('oidc_providers', 'oidc_providers.sso_provider_id', 'sso_providers.id')
+    .leftJoin('oidc_providers', 'oidc_providers.sso_provider_id', 'sso_providers.id')
+    .leftJoin('saml_providers', 'saml_providers.sso_provider_id', 'sso_providers.id')
     .selectAll('sso_providers')
     .select([
       'oidc_providers.id as oidc_id',
@@ -81,25 +87,46 @@ export function listProvidersQuery(db: Q) {
       'oidc_providers.created_at as oidc_created_at',
       'oidc_providers.updated_at as oidc_updated_at',
       'oidc_providers.deleted_at as oidc_deleted_at',
+      'saml_providers.id as saml_id',
+      'saml_providers.name as saml_name',
+      'saml_providers.display_name as saml_display_name',
+      'saml_providers.issuer_uri as saml_issuer_uri',
+      'saml_providers.single_sign_on_uri as saml_single_sign_on_uri',
+      'saml_providers.root_uri_version as saml_root_uri_version',
+      'saml_providers.principal_attribute_mappings as saml_principal_attribute_mappings',
+      'saml_providers.created_at as saml_created_at',
+      'saml_providers.updated_at as saml_updated_at',
+      'saml_providers.deleted_at as saml_deleted_at',
     ]);
 }
 
-export type ProviderListRow = SsoProviderRow & {
-  oidc_id: number;
-  oidc_client_id: string;
-  oidc_issuer: string;
-  oidc_created_at: number;
-  oidc_updated_at: number;
-  oidc_deleted_at: number | null;
-};
+type Prefixed<T, P extends string> = { [K in keyof T as `${P}${K & string}`]: T[K] | null };
+export type ProviderListRow = SsoProviderRow
+  & Prefixed<Omit<OidcProviderRow, 'sso_provider_id'>, 'oidc_'>
+  & Prefixed<Omit<SamlProviderRow, 'sso_provider_id' | 'metadata'>, 'saml_'>;
 
-export function splitListRow(row: ProviderListRow): [SsoProviderRow, OidcProviderRow] {
-  const { oidc_id, oidc_client_id, oidc_issuer, oidc_created_at, oidc_updated_at, oidc_deleted_at, ...provider } = row;
-  return [
-    provider,
-    {
-      id: oidc_id, sso_provider_id: provider.id, client_id: oidc_client_id, issuer: oidc_issuer,
-      created_at: oidc_created_at, updated_at: oidc_updated_at, deleted_at: oidc_deleted_at,
+/** The provider and its one detail row (OIDC or SAML; the SAML one without its metadata). */
+export type ProviderDetails = { oidc: OidcProviderRow } | { saml: SamlProviderRow };
+
+export function splitListRow(row: ProviderListRow): [SsoProviderRow, ProviderDetails] {
+  const provider: SsoProviderRow = {
+    id: row.id, name: row.name, slug: row.slug, type: row.type, config: row.config,
+    created_at: row.created_at, updated_at: row.updated_at, deleted_at: row.deleted_at,
+  };
+  if (row.saml_id !== null) {
+    return [provider, {
+      saml: {
+        id: row.saml_id, sso_provider_id: row.id, name: row.saml_name!, display_name: row.saml_display_name!,
+        issuer_uri: row.saml_issuer_uri!, single_sign_on_uri: row.saml_single_sign_on_uri!, metadata: '',
+        root_uri_version: row.saml_root_uri_version!, principal_attribute_mappings: row.saml_principal_attribute_mappings,
+        created_at: row.saml_created_at!, updated_at: row.saml_updated_at!, deleted_at: row.saml_deleted_at,
+      },
+    }];
+  }
+  return [provider, {
+    oidc: {
+      id: row.oidc_id!, sso_provider_id: row.id, client_id: row.oidc_client_id!, issuer: row.oidc_issuer!,
+      created_at: row.oidc_created_at!, updated_at: row.oidc_updated_at!, deleted_at: row.oidc_deleted_at,
     },
-  ];
+  }];
 }

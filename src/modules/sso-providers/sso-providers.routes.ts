@@ -5,10 +5,16 @@ import { route } from '../../http/route.ts';
 import { audited, auditNote } from '../../audit/audit.ts';
 import { UserSchema } from '../users/users.schema.ts';
 import { listProvidersQuery, splitListRow, type ProviderListRow } from './sso-providers.repository.ts';
-import { CreateOidcBody, OidcProviderSchema, SsoProviderSchema, toWireProvider } from './sso-providers.schema.ts';
+import { CreateOidcBody, OidcProviderSchema, SSO_TYPE, SsoProviderSchema, toWireProvider } from './sso-providers.schema.ts';
 import { createOidcProvider, deleteSsoProvider } from './sso-providers.service.ts';
 import { updateOidcProvider, type UpdateOidcBody } from './oidc-update.service.ts';
 import { authenticate } from '../../auth/guard.ts';
+import { badRequest, Messages, notFound } from '../../http/errors.ts';
+import { FormBody } from '../../http/form-body.ts';
+import { providerType } from '../saml/saml.repository.ts';
+import { formOf } from '../saml/saml.routes.ts';
+import { SamlProviderSchema } from '../saml/saml.schema.ts';
+import { updateSamlProvider } from '../saml/saml-providers.service.ts';
 
 const listQuery = defineQuery({
   filters: {
@@ -64,21 +70,36 @@ export const ssoProviderRoutes = [
       return { data: await audited(request, (db) => createOidcProvider(db, request.body)) };
     },
   }),
-  route<{ Params: { sso_provider_id: number }; Body: UpdateOidcBody }>({
+  // One PATCH for both types, dispatching on the provider's: SAML takes BloodHound's multipart form
+  // (name, metadata, config.auto_provision.*; every part optional), OIDC a JSON body.
+  route<{ Params: { sso_provider_id: number }; Body: UpdateOidcBody | FormBody | undefined }>({
     method: 'PATCH',
     url: '/api/v2/sso-providers/:sso_provider_id',
-    config: { access: { permissions: ['auth/ManageProviders'] }, audit: { action: 'UpdateOIDCIdentityProvider' } },
+    config: { access: { permissions: ['auth/ManageProviders'] }, audit: { action: 'UpdateSSOIdentityProvider' }, form: true },
     schema: {
       tags: ['sso'],
-      summary: 'Update an OIDC provider (members given change; its users are signed out)',
+      summary: 'Update an SSO provider: SAML by multipart form (name, metadata, config.auto_provision.*), OIDC by JSON',
       params: Type.Object({ sso_provider_id: Type.Integer({ format: 'int32' }) }),
       body: Type.Partial(CreateOidcBody),
-      response: { 200: DataEnvelope(Type.Ref(OidcProviderSchema)), ...errorResponses(400, 401, 403, 404, 409, 501) },
+      response: {
+        200: DataEnvelope(Type.Union([Type.Ref(OidcProviderSchema), Type.Ref(SamlProviderSchema)])),
+        ...errorResponses(400, 401, 403, 404, 409, 501),
+      },
     },
     handler: async (request) => {
-      const { name, issuer, client_id } = request.body;
+      const { db, config } = request.server;
+      const id = request.params.sso_provider_id;
+      const type = await providerType(db.kysely, { id });
+      if (type === undefined) throw notFound();
+      if (type === SSO_TYPE.saml) {
+        const form = formOf(request.body);
+        auditNote(request, { fields: { name: form.values.get('name')?.[0] ?? null } });
+        return { data: await audited(request, (tx) => updateSamlProvider(tx, config, id, form)) };
+      }
+      if (request.body instanceof FormBody) throw badRequest(Messages.contentType);
+      const { name, issuer, client_id } = request.body ?? {};
       auditNote(request, { fields: { name, issuer, client_id } });
-      return { data: await audited(request, (db) => updateOidcProvider(db, request.params.sso_provider_id, request.body)) };
+      return { data: await audited(request, (tx) => updateOidcProvider(tx, id, request.body ?? {})) };
     },
   }),
   route<{ Params: { sso_provider_id: number } }>({

@@ -1,6 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { OidcProviderRow, SsoProviderRow } from '../../db/database.ts';
 import { recordFields, recordTimes } from '../../http/envelope.ts';
+import { SamlProviderSchema, toWireSaml } from '../saml/saml.schema.ts';
+import type { ProviderDetails } from './sso-providers.repository.ts';
 
 /** Wire shapes: spec 2.6 (OIDC provider), the create body of 4.3, and the provider listing. */
 export const SSO_TYPE = { saml: 1, oidc: 2 } as const;
@@ -47,7 +49,7 @@ export const SsoProviderSchema = Type.Object(
     slug: Type.String(),
     type: Type.String({ enum: ['OIDC', 'SAML'] }),
     // details and config: only for callers with auth/ManageProviders (CONTRACT §2)
-    details: Type.Optional(Type.Ref(OidcProviderSchema)),
+    details: Type.Optional(Type.Union([Type.Ref(OidcProviderSchema), Type.Ref(SamlProviderSchema)])),
     config: Type.Optional(SsoConfigSchema),
     login_uri: Type.String(),
     callback_uri: Type.String(),
@@ -57,7 +59,7 @@ export const SsoProviderSchema = Type.Object(
   { $id: 'SSOProvider' },
 );
 
-export const ssoSchemas = [OidcProviderSchema, SsoProviderSchema];
+export const ssoSchemas = [OidcProviderSchema, SamlProviderSchema, SsoProviderSchema];
 
 /** Absent auto_provision members mean off / 0 (CONTRACT §6). */
 export function normaliseConfig(body: CreateOidcBody['config']): SsoConfig {
@@ -86,14 +88,14 @@ export function toWireOidc(row: OidcProviderRow) {
   };
 }
 
-export function toWireProvider(row: SsoProviderRow, oidc: OidcProviderRow, rootUrl: string) {
+export function toWireProvider(row: SsoProviderRow, details: ProviderDetails, rootUrl: string) {
   const base = `${rootUrl}/api/v2/sso/${encodeURIComponent(row.slug)}`;
   return {
     id: row.id,
     name: row.name,
     slug: row.slug,
     type: TYPE_NAMES[row.type] ?? 'OIDC',
-    details: toWireOidc(oidc),
+    details: 'saml' in details ? toWireSaml(details.saml, row, rootUrl) : toWireOidc(details.oidc),
     config: JSON.parse(row.config) as SsoConfig,
     login_uri: `${base}/login`,
     callback_uri: `${base}/callback`,
