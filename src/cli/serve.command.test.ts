@@ -1,7 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { generateSpKeyPair } from '../modules/saml/saml.keys.ts';
 import { createServer } from 'node:net';
 import { BIN, cliDatabase, scent } from '../test/cli.ts';
 import { configFlags, parse } from './command.ts';
@@ -17,14 +20,41 @@ test('serve accepts every flag docs/configuration.md documents (--response-cache
     '--database': 'sqlite::memory:', '--host': '0.0.0.0', '--port': '9000', '--edition': 'community', '--jwt-secret': 'x'.repeat(32),
     '--log-level': 'warn', '--session-ttl': '30m', '--body-limit': '2048', '--rate-limit': '60', '--root-url': 'https://scent.example.com',
     '--scheduler-interval': '0', '--ingest-interval': '5s', '--upload-limit': '4096', '--response-cache-mb': '0', '--graph-result-limit': '500',
+    ...samlKeyFiles(),
   };
+  // Settings that go together are given together.
+  const partner: Record<string, string> = { '--saml-sp-cert': '--saml-sp-key', '--saml-sp-key': '--saml-sp-cert' };
   for (const [, flag, meta, env] of rows) {
-    const args = parse(serveCommand, meta ? [flag, sample[flag]] : [flag]);
+    const pair = partner[flag] ? [partner[flag], sample[partner[flag]]] : [];
+    const args = parse(serveCommand, meta ? [flag, sample[flag], ...pair] : [flag]);
     assert.doesNotThrow(() => loadConfig(configFlags(args.values), {}), flag);
     assert.ok(serveCommand.options[flag.slice(2)].description?.includes(env), `${flag}: --help names ${env}`);
   }
+  rmSync(dirname(sample['--saml-sp-cert']), { recursive: true, force: true });
   const config = loadConfig(configFlags(parse(serveCommand, ['--response-cache-mb', '0', '--allow-unlimited-wait']).values), {});
   assert.deepEqual([config.responseCacheMb, config.allowUnlimitedWait], [0, true]);
+});
+
+/** A SAML SP certificate and key as PEM files (for --saml-sp-cert / --saml-sp-key). */
+function samlKeyFiles(): Record<string, string> {
+  const dir = mkdtempSync(join(tmpdir(), 'scent-saml-'));
+  const { cert, key } = generateSpKeyPair();
+  writeFileSync(join(dir, 'sp.crt'), cert);
+  writeFileSync(join(dir, 'sp.key'), key);
+  return { '--saml-sp-cert': join(dir, 'sp.crt'), '--saml-sp-key': join(dir, 'sp.key') };
+}
+
+test('SAML SP key files: both or neither, each a PEM file of its kind', () => {
+  const files = samlKeyFiles();
+  const config = loadConfig({ '--saml-sp-cert': files['--saml-sp-cert'], '--saml-sp-key': files['--saml-sp-key'] }, {});
+  assert.match(config.samlSpCert!, /BEGIN CERTIFICATE/);
+  assert.match(config.samlSpKey!, /BEGIN PRIVATE KEY/);
+  assert.throws(() => loadConfig({ '--saml-sp-cert': files['--saml-sp-cert'] }, {}), /saml-sp-cert and saml-sp-key go together: give both or neither/);
+  assert.throws(() => loadConfig({ '--saml-sp-cert': files['--saml-sp-key'], '--saml-sp-key': files['--saml-sp-key'] }, {}),
+    /saml-sp-cert must name a PEM file of the right kind/);
+  assert.throws(() => loadConfig({ '--saml-sp-cert': '/nonexistent/sp.crt', '--saml-sp-key': files['--saml-sp-key'] }, {}),
+    /saml-sp-cert must name a readable PEM file, got "\/nonexistent\/sp.crt"/);
+  rmSync(dirname(files['--saml-sp-cert']), { recursive: true, force: true });
 });
 
 test('banner: the `tokens issue` hint names the server\'s database; an in-memory one points to the login route', () => {

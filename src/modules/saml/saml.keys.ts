@@ -44,7 +44,7 @@ export function generateSpKeyPair(commonName = 'Scent SAML service provider'): S
   const name = seq(set(seq(oid('2.5.4.3'), tlv(0x0c, Buffer.from(commonName, 'utf8')))));
   const algorithm = seq(oid('1.2.840.113549.1.1.11'), tlv(0x05, Buffer.alloc(0)));
   const serial = randomBytes(16);
-  serial[0] &= 0x7f;
+  serial[0] = (serial[0] & 0x3f) | 0x40; // positive, and no leading zero byte (DER: minimal INTEGER)
   const tbs = seq(
     tlv(0xa0, integer(Buffer.from([2]))), // v3
     integer(serial),
