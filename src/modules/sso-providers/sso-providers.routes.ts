@@ -96,10 +96,10 @@ export const ssoProviderRoutes = [
         auditNote(request, { fields: { name: form.values.get('name')?.[0] ?? null } });
         return { data: await audited(request, (tx) => updateSamlProvider(tx, config, id, form)) };
       }
-      if (request.body instanceof FormBody) throw badRequest(Messages.contentType);
-      const { name, issuer, client_id } = request.body ?? {};
-      auditNote(request, { fields: { name, issuer, client_id } });
-      return { data: await audited(request, (tx) => updateOidcProvider(tx, id, request.body ?? {})) };
+      const body = request.body ?? {};
+      if (body instanceof FormBody) throw badRequest(Messages.contentType);
+      auditNote(request, { fields: { name: body.name, issuer: body.issuer, client_id: body.client_id } });
+      return { data: await audited(request, (tx) => updateOidcProvider(tx, id, body)) };
     },
   }),
   route<{ Params: { sso_provider_id: number } }>({
