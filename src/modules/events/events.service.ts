@@ -87,5 +87,5 @@ export async function removeEvent(db: Db, id: number) {
     await bumpJobsVersion(trx, found.client_id);
     return found;
   });
-  return (await toWireEvents(db.kysely, [row], { ous: false, domains: false }))[0];
+  return (await toWireEvents(db.kysely, [row], { ous: true, domains: true }))[0];
 }
