@@ -31,6 +31,13 @@ export interface User extends Record_ {
 /** Spec 2.6 */
 export interface OidcProvider extends Record_ { id: number; client_id: string; issuer: string; sso_provider_id: number }
 
+/** BloodHound's SAMLProvider (POST /api/v2/sso-providers/saml; `details` of a SAML provider). */
+export interface SamlProvider extends Record_ {
+  id: number; name: string; display_name: string; idp_issuer_uri: string; idp_sso_uri: string; root_uri_version: number;
+  principal_attribute_mappings: string[] | null; sp_issuer_uri: string; sp_sso_uri: string; sp_metadata_uri: string; sp_acs_uri: string;
+  sso_provider_id: number;
+}
+
 export interface CreateOidcProviderBody {
   name: string;
   issuer: string;
@@ -112,7 +119,7 @@ export type Query = Record<string, QueryValue | undefined>;
 /** GET /api/v2/sso-providers (anonymous callers see id, name, slug, type and the two URIs). */
 export interface SsoProvider {
   id: number; name: string; slug: string; type: 'OIDC' | 'SAML'; login_uri: string; callback_uri: string;
-  details?: OidcProvider; config?: { auto_provision: { enabled: boolean; default_role_id: number; role_provision: boolean } };
+  details?: OidcProvider | SamlProvider; config?: { auto_provision: { enabled: boolean; default_role_id: number; role_provision: boolean } };
   created_at?: string; updated_at?: string;
 }
 /** GET /api/v2/file-upload; status as CONTRACT §6 job status. */

@@ -214,3 +214,26 @@ test('the SP key pair: generated once per database (every instance publishes the
     await other.close();
   }
 });
+
+test('anonymous listing: a SAML provider shows what a login page needs, no details or config', async () => {
+  await create(form('Public SAML'));
+  const res = await t.request({ method: 'GET', url: '/api/v2/sso-providers?name=Public%20SAML' });
+  assert.equal(res.statusCode, 200, res.body);
+  const [provider] = res.json().data;
+  assert.deepEqual(Object.keys(provider).sort(), ['callback_uri', 'created_at', 'id', 'login_uri', 'name', 'slug', 'type', 'updated_at']);
+  assert.equal(provider.type, 'SAML');
+  assert.equal(provider.login_uri, `${ROOT}/api/v2/sso/public-saml/login`);
+});
+
+test('PATCH: one route for both types, each with its own body; audited as UpdateSSOIdentityProvider', async () => {
+  const { sso_provider_id: id } = (await create(form('Audited Patch'))).json().data;
+  const res = await patch(id, [['name', 'Audited Patch 2']]);
+  assert.equal(res.statusCode, 200, res.body);
+  const entry = await t.db.kysely.selectFrom('audit_logs').selectAll().where('request_id', '=', String(res.headers['x-request-id'])).executeTakeFirstOrThrow();
+  assert.deepEqual([entry.action, entry.status, JSON.parse(entry.fields)], ['UpdateSSOIdentityProvider', 'success', { sso_provider_id: id, name: 'Audited Patch 2' }]);
+  const oidc = (await t.request({ method: 'POST', url: '/api/v2/sso-providers/oidc', token: admin, body: { name: 'Patch OIDC', issuer: 'https://o.example.test', client_id: 'c', config: {} } })).json().data;
+  assert.deepEqual(errorOf(await patch(oidc.sso_provider_id, [['name', 'by form']])), { status: 400, messages: ['content type must be application/json'] });
+  const json = await t.request({ method: 'PATCH', url: `/api/v2/sso-providers/${oidc.sso_provider_id}`, token: admin, body: { client_id: 'rotated' } });
+  assert.equal(json.statusCode, 200, json.body);
+  assert.equal(json.json().data.client_id, 'rotated');
+});

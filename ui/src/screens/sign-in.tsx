@@ -20,6 +20,9 @@ const SSO_ERRORS: Record<string, string> = {
   role_invalid: 'The role the provider assigns does not exist.',
   user_conflict: 'Another Scent user already has that name.',
   server_error: 'The server could not finish the sign-in.',
+  saml_response_invalid: 'The identity provider\'s answer could not be verified. Ask your administrator to check the SAML setup.',
+  assertion_replayed: 'That sign-in answer was already used. Start the sign-in again.',
+  provider_misconfigured: 'That sign-in provider is misconfigured. Ask your administrator.',
 };
 
 export function SignIn({ bootError }: { bootError: string | null }) {
