@@ -1,5 +1,6 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { buildApp } from '../app.ts';
 import { testConfig } from '../config.ts';
@@ -16,6 +17,8 @@ const boom = route({
   },
 });
 
+const SLOW_MARK = `scent-slow-${randomUUID()}`;
+
 /** Runs database statements until the deadline stops it (SQLite: between statements; PG: cancelled). */
 const slow = route({
   method: 'GET',
@@ -24,7 +27,7 @@ const slow = route({
   handler: async (request) => {
     const { db } = request.server;
     if (db.dialect === 'postgres') {
-      await sql`select pg_sleep(20)`.execute(db.kysely);
+      await sql.raw(`select pg_sleep(20) /* ${SLOW_MARK} */`).execute(db.kysely);
     } else {
       const until = Date.now() + 20_000;
       while (Date.now() < until) {
@@ -134,7 +137,8 @@ test(`Prefer deadline: slow database work is stopped and answered 504 (${DIALECT
   if (DIALECT === 'postgres') {
     // The statement was cancelled server-side, not left running.
     await new Promise((r) => setTimeout(r, 300));
-    const running = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where query like 'select pg_sleep(20)%' and state = 'active'`.execute(t.db.kysely);
+    // Only this test's statement (marked): other suites may run their own slow statements on the same cluster.
+    const running = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where query like ${`%${SLOW_MARK}%`} and state = 'active' and pid <> pg_backend_pid()`.execute(t.db.kysely);
     assert.equal(running.rows[0].n, 0);
   }
 });
