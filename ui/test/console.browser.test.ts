@@ -78,6 +78,8 @@ const OVERFLOW = `(() => {
 /** Nothing wider than the window (no sideways scrolling of the page) at this size. */
 async function fits(width: number, height: number, name: string) {
   await page.setViewportSize({ width, height });
+  // Two frames: what follows a resize on the next frame (ResizeObserver, sigma, uPlot) has followed it.
+  await page.evaluate('new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))');
   const { wide, culprits } = await page.evaluate(OVERFLOW) as { wide: number; culprits: string[] };
   assert.ok(wide <= 0, `${name} at ${width}x${height}: the page is ${wide}px wider than the window (${culprits.join(', ')})`);
 }
@@ -193,6 +195,24 @@ test('data quality: current AD counts and the charts', async () => {
   await page.emulateMedia({ colorScheme: 'dark' });
   await check('03b-data-quality-dark');
   await page.emulateMedia({ colorScheme: 'light' });
+  // Azure: the platform, then the tenant of the uploaded AzureHound collection (picked where the server lists tenants).
+  await page.getByRole('combobox', { name: /^Platform/ }).selectOption({ label: 'Azure' });
+  await page.waitForURL(/platform=azure/);
+  const tenant = page.getByRole('combobox', { name: /^Tenant/ });
+  const tenantId = page.getByLabel('Tenant id (empty: whole platform)');
+  await tenant.or(tenantId).waitFor();
+  if (server.t.app.routeTable.some((r) => r.method === 'GET' && r.url === '/api/v2/available-domains')) {
+    await tenant.locator(`option[value="${TENANT}"]`, { hasText: /^CONTOSO/ }).waitFor({ state: 'attached' });
+    await tenant.selectOption(TENANT);
+  } else {
+    await tenantId.fill(TENANT);
+    await page.keyboard.press('Enter');
+  }
+  await page.waitForURL(new RegExp(`scope=${TENANT}`));
+  const azUsers = page.locator('.counts div').filter({ hasText: /^Users/ }).locator('dd');
+  await azUsers.waitFor();
+  assert.equal(await azUsers.innerText(), '1');
+  await check('03c-data-quality-azure-tenant');
 });
 
 test("explore: a template's controllers as a list and as a graph", async () => {
