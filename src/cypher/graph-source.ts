@@ -70,12 +70,15 @@ export class GraphSource {
     return n;
   }
 
-  /** Node ids (ascending) carrying `kind` and passing the pushed-down predicates (a superset of the matches). */
-  async scan(spec: ScanSpec): Promise<number[]> {
+  /**
+   * Node ids (ascending) carrying `kind` and passing the pushed-down predicates (a superset of the
+   * matches). `exact`: always apply the predicates in SQL (else a small label is returned whole).
+   */
+  async scan(spec: ScanSpec, exact = false): Promise<number[]> {
     const view = await this.view();
     const byKind = spec.kind === null ? null : view.nodesWithKind(spec.kind);
     // Few enough candidates: their details are read anyway, and the predicates run on them in memory.
-    if (spec.predicates.length === 0 || (byKind !== null && byKind.length <= SMALL_SCAN)) return byKind ?? Array.from(view.nodeIds());
+    if (spec.predicates.length === 0 || (!exact && byKind !== null && byKind.length <= SMALL_SCAN)) return byKind ?? Array.from(view.nodeIds());
     const where = sql.join(spec.predicates.map((p) => this.pushdown(p)), sql` and `);
     const rows = await sql<{ id: number }>`select id from nodes where ${where} order by id`.execute(this.db.kysely);
     const ids = rows.rows.map((r) => Number(r.id));

@@ -50,7 +50,8 @@ async function matchPart(part: PatternPart, inputs: Array<{ row: Row; used: Set<
   };
   await applyReady();
   if (part.shortest) {
-    partials = await shortestPaths(part, anchor.index, partials, ctx);
+    const far = estimates[anchor.index === 0 ? part.nodes.length - 1 : 0];
+    partials = await shortestPaths(part, anchor.index, partials, ctx, await shortestTargets(part.nodes[far.index], far, ctx));
   } else {
     for (let i = anchor.index; i < part.rels.length && partials.length > 0; i++) {
       partials = await step(part, i, 'right', partials, ctx);
@@ -65,6 +66,21 @@ async function matchPart(part: PatternPart, inputs: Array<{ row: Row; used: Set<
     for (const p of partials) p.row[part.pathVariable] = pathOf(p);
   }
   return { partials, pending };
+}
+
+/** Most far-end candidates a shortest-path search aims at (more: it walks on and filters). */
+const MAX_TARGETS = 10_000;
+
+/**
+ * The far end of a shortestPath pattern, when WHERE or a property map narrows it in SQL (an objectid,
+ * say): the nodes it can be (a superset), so the search stops once it has reached them all.
+ */
+async function shortestTargets(pattern: NodePattern, far: ReturnType<typeof estimateNodes>[number], ctx: ExecContext): Promise<Set<number> | undefined> {
+  if (far.bound || far.pushdowns.length === 0) return undefined;
+  const ids = await ctx.source.scan({ kind: far.label, predicates: far.pushdowns }, true);
+  ctx.charge(ids.length);
+  if (ids.length > MAX_TARGETS) return undefined;
+  return new Set(ids.filter((id) => nodeMatchesStatic(pattern, id, ctx)));
 }
 
 /** Evaluates closed expressions (and, over a single input row, expressions of that row) for pushdowns. */

@@ -1,3 +1,4 @@
+import type { Edge } from '../graph/engine/index.ts';
 import type { PatternPart } from './ast.ts';
 import type { ExecContext } from './context.ts';
 import type { Partial } from './match.ts';
@@ -6,27 +7,33 @@ import { expandTypes } from './macros.ts';
 import { NodeRef, RelRef } from './values.ts';
 
 /**
- * `shortestPath` / `allShortestPaths` over a one-relationship pattern: the graph engine's
- * breadth-first levels from the anchor end (view.shortestTree: the first edge into each node from
- * the previous level, or every such edge for all shortest paths). Each node reached that matches the
- * far end's pattern yields its path(s). When the far end is a bound variable the search stops as
- * soon as it is reached.
+ * `shortestPath` / `allShortestPaths` over a one-relationship pattern, on the graph engine. The far
+ * end is a single node (a bound variable, or what WHERE narrows it to, e.g. an objectid): the
+ * engine's bidirectional search gives the edges of every shortest path between the two
+ * (view.shortestPaths), and the path(s) are read back along them. Otherwise its breadth-first levels
+ * from the anchor end (view.shortestTree: the first edge into each node from the previous level, or
+ * every such edge for all shortest paths), stopping once every candidate far end is reached; each
+ * node reached that matches the far end's pattern yields its path(s).
  */
-export async function shortestPaths(part: PatternPart, anchor: number, partials: Partial[], ctx: ExecContext): Promise<Partial[]> {
+export async function shortestPaths(part: PatternPart, anchor: number, partials: Partial[], ctx: ExecContext, targets?: ReadonlySet<number>): Promise<Partial[]> {
   const r = part.rels[0];
   const far = anchor === 0 ? 1 : 0;
   const farPattern = part.nodes[far];
   const hop = { direction: walkDirection(r, anchor === 0 ? 'right' : 'left'), kinds: r.types.length === 0 ? undefined : expandTypes(r.types), maxDepth: r.range ? r.range.max ?? Infinity : 1 };
+  const all = part.shortest === 'all';
   const min = r.range?.min ?? 1;
   const out: Partial[] = [];
   for (const p of partials) {
     const start = p.nodes[anchor]!;
     const boundFar = farPattern.variable && farPattern.variable in p.row ? (p.row[farPattern.variable] as NodeRef | null)?.id ?? null : undefined;
     if (boundFar === null) continue;
-    const tree = ctx.view.shortestTree(start, hop, part.shortest === 'all', boundFar);
-    ctx.charge(tree.work);
-    const reached = min === 0 ? [start, ...tree.reached] : tree.reached;
-    const candidates = boundFar !== undefined ? reached.filter((n) => n === boundFar) : reached;
+    const goals = boundFar !== undefined ? [boundFar] : targets ? [...targets] : undefined;
+    const { reached, parents } = goals?.length === 1 && goals[0] !== start && hop.direction !== 'both'
+      ? between(start, goals[0], hop, all, ctx)
+      : levels(start, hop, all, goals, ctx);
+    const ends = min === 0 ? [start, ...reached] : reached;
+    const wanted = goals && new Set(goals);
+    const candidates = wanted ? ends.filter((n) => wanted.has(n)) : ends;
     if (farPattern.props) {
       await ctx.ensureNodes(candidates);
       await ctx.ensureRows([p.row]);
@@ -34,7 +41,7 @@ export async function shortestPaths(part: PatternPart, anchor: number, partials:
     for (const end of candidates) {
       if (end === start && min > 0) continue;
       if (!nodeMatches(farPattern, end, p.row, ctx)) continue;
-      for (const chain of chains(end, start, tree.parents, ctx)) {
+      for (const chain of chains(end, start, parents, ctx)) {
         const rels = anchor === 0 ? chain.rels : [...chain.rels].reverse();
         const mids = anchor === 0 ? chain.nodes.slice(1, -1) : chain.nodes.slice(1, -1).reverse();
         const nodes = p.nodes.slice();
@@ -51,7 +58,31 @@ export async function shortestPaths(part: PatternPart, anchor: number, partials:
   return out;
 }
 
-type Parents = (id: number) => Array<{ from: number; edge: { id: number; start: number; end: number; kind: string } }>;
+type Hop = { direction: 'outbound' | 'inbound' | 'both'; kinds?: string[]; maxDepth: number };
+
+/** Breadth-first levels from `start` (until every goal is reached, when there are goals). */
+function levels(start: number, hop: Hop, all: boolean, goals: number[] | undefined, ctx: ExecContext): { reached: number[]; parents: Parents } {
+  const tree = ctx.view.shortestTree(start, hop, all, goals);
+  ctx.charge(tree.work);
+  return { reached: tree.reached, parents: tree.parents };
+}
+
+/** The edges of every shortest path from `start` to `goal` in walk order (the first edge into each node only, unless all). */
+function between(start: number, goal: number, hop: Hop, all: boolean, ctx: ExecContext): { reached: number[]; parents: Parents } {
+  const outbound = hop.direction === 'outbound';
+  const found = outbound ? ctx.view.shortestPaths([start], [goal], hop.kinds, hop.maxDepth) : ctx.view.shortestPaths([goal], [start], hop.kinds, hop.maxDepth);
+  ctx.charge(1 + (found?.edges.length ?? 0));
+  const into = new Map<number, Array<{ from: number; edge: Edge }>>();
+  for (const edge of found?.edges ?? []) {
+    const [from, to] = outbound ? [edge.start, edge.end] : [edge.end, edge.start];
+    const list = into.get(to);
+    if (!list) into.set(to, [{ from, edge }]);
+    else if (all) list.push({ from, edge });
+  }
+  return { reached: found && found.length > 0 ? [goal] : [], parents: (id) => into.get(id) ?? [] };
+}
+
+type Parents = (id: number) => Array<{ from: number; edge: Edge }>;
 
 /** The paths from `start` to `end` through the parent links (node list from start, relationships in walk order). */
 function chains(end: number, start: number, parents: Parents, ctx: ExecContext): Array<{ nodes: number[]; rels: RelRef[] }> {

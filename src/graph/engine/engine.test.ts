@@ -123,8 +123,10 @@ test(`engine on ${DIALECT}: breadth-first levels for Cypher's shortestPath: firs
   assert.deepEqual(oids(all.parents(id('A1')).map((p) => p.from)), ['C1']);
   const bounded = v.shortestTree(id('U1'), { direction: 'outbound', kinds: undefined, maxDepth: 2 }, true);
   assert.ok(!bounded.reached.includes(id('T')));
-  const stopped = v.shortestTree(id('U1'), { direction: 'outbound', kinds: undefined }, false, id('C1'));
+  const stopped = v.shortestTree(id('U1'), { direction: 'outbound', kinds: undefined }, false, [id('C1')]);
   assert.deepEqual(oids(stopped.reached), ['C1', 'C2', 'G1', 'X'], 'the level that reaches C1 is the last');
+  const both = v.shortestTree(id('U1'), { direction: 'outbound', kinds: undefined }, false, [id('C1'), id('A1')]);
+  assert.deepEqual(oids(both.reached), ['A1', 'A2', 'C1', 'C2', 'G1', 'G3', 'X', 'Y'], 'on until the level that reaches the last of them');
   const back = v.shortestTree(id('T'), { direction: 'inbound', kinds: ['MemberOf'] }, true);
   assert.deepEqual(oids(back.reached), ['A1', 'A2', 'Z']);
   assert.ok(all.work > 0);

@@ -161,15 +161,16 @@ export interface ShortestTree {
 /**
  * Single-source breadth-first levels (Cypher's shortestPath / allShortestPaths): every position
  * reached within `maxDepth` steps from `root`, with the first edge into it from the previous level,
- * or every such edge when `all`. Stops after the level that reaches `stop` (when given).
+ * or every such edge when `all`. Stops after the level that has reached every one of `stop` (when given).
  */
-export function shortestTree(g: GraphSnapshot, root: number, mask: KindMask, direction: StepDirection, maxDepth: number, all: boolean, stop = -1): ShortestTree {
+export function shortestTree(g: GraphSnapshot, root: number, mask: KindMask, direction: StepDirection, maxDepth: number, all: boolean, stop?: readonly number[]): ShortestTree {
   const parents = new Map<number, Array<[number, number]>>();
   const order: number[] = [];
   const seen = new Set<number>([root]);
+  const waiting = stop ? new Set(stop.filter((p) => p >= 0 && p !== root)) : null;
   let frontier = [root];
   let work = 0;
-  for (let depth = 1; depth <= maxDepth && frontier.length > 0; depth++) {
+  for (let depth = 1; depth <= maxDepth && frontier.length > 0 && (waiting === null || waiting.size > 0); depth++) {
     const level = new Map<number, Array<[number, number]>>();
     for (const u of frontier) {
       eachStep(g, u, direction, mask, (slot, v) => {
@@ -187,8 +188,8 @@ export function shortestTree(g: GraphSnapshot, root: number, mask: KindMask, dir
       parents.set(v, list);
       order.push(v);
       frontier.push(v);
+      waiting?.delete(v);
     }
-    if (stop >= 0 && seen.has(stop)) break;
   }
   return { order, parents, work };
 }

@@ -295,13 +295,13 @@ export class GraphView {
   /**
    * Breadth-first levels from one node (Cypher's shortestPath / allShortestPaths): the nodes reached
    * within `maxDepth` steps in BFS order, each with the first edge into it from the previous level,
-   * or every such edge when `all`; stops after the level that reaches `stop`. `work`: edges examined.
+   * or every such edge when `all`; stops after the level that has reached all of `stop`. `work`: edges examined.
    */
-  shortestTree(root: number, hop: { direction: Direction | 'both'; kinds?: Kinds; maxDepth?: number }, all: boolean, stop?: number): { reached: number[]; parents(id: number): Array<{ from: number; edge: Edge }>; work: number } {
+  shortestTree(root: number, hop: { direction: Direction | 'both'; kinds?: Kinds; maxDepth?: number }, all: boolean, stop?: readonly number[]): { reached: number[]; parents(id: number): Array<{ from: number; edge: Edge }>; work: number } {
     const g = this.graph;
     const r = g.position(root);
     if (r < 0) return { reached: [], parents: () => [], work: 0 };
-    const tree = shortestTree(g, r, this.mask(hop.kinds), hop.direction, hop.maxDepth ?? Infinity, all, stop === undefined ? -1 : g.position(stop));
+    const tree = shortestTree(g, r, this.mask(hop.kinds), hop.direction, hop.maxDepth ?? Infinity, all, stop?.map((id) => g.position(id)));
     return {
       reached: tree.order.map((p) => g.nodeIds[p]),
       parents: (id) => (tree.parents.get(g.position(id)) ?? []).map(([from, e]) => ({ from: g.nodeIds[from], edge: this.edgeAt(e) })),
