@@ -118,3 +118,34 @@ test('an answer over --graph-result-limit is a 400 naming the bound', async () =
     await small.close();
   }
 });
+
+test('shortestPath / allShortestPaths to one far end (an objectid) and to a label: every shortest path, or one', async () => {
+  // SU ─AdminTo→ SC1, SC2 ; SC1 ─HasSession→ SA1 ; SC2 ─HasSession→ SA1, SA2 ; SA1, SA2 ─MemberOf→ ST ; SU ─GenericAll→ SX ─GenericAll→ SY ─MemberOf→ ST
+  const n = (o: string, kind: string) => ({ objectid: o, kinds: [kind, 'Base'], name: `${o}@SP.LOCAL`, environmentId: 'SP', properties: { name: `${o}@SP.LOCAL` }, sourceKind: 'Base' });
+  await upsertNodes(t.db.kysely, [n('SU', 'User'), n('SC1', 'Computer'), n('SC2', 'Computer'), n('SA1', 'User'), n('SA2', 'User'), n('ST', 'Group'), n('SX', 'User'), n('SY', 'User')]);
+  const e = (s: string, kind: string, d: string) => ({ start: { objectid: s }, end: { objectid: d }, kind, properties: {} });
+  await upsertEdges(t.db.kysely, [e('SU', 'AdminTo', 'SC1'), e('SU', 'AdminTo', 'SC2'), e('SC1', 'HasSession', 'SA1'), e('SC2', 'HasSession', 'SA1'), e('SC2', 'HasSession', 'SA2'),
+    e('SA1', 'MemberOf', 'ST'), e('SA2', 'MemberOf', 'ST'), e('SU', 'GenericAll', 'SX'), e('SX', 'GenericAll', 'SY'), e('SY', 'MemberOf', 'ST')]);
+  const paths = async (query: string) => {
+    const res = await run(query);
+    assert.equal(res.statusCode, 200, res.body);
+    const { nodes, edges } = res.json().data as { nodes: Record<string, { objectId: string }>; edges: Array<{ source: string; kind: string; target: string }> };
+    return edges.map((x) => `${nodes[x.source].objectId}-${x.kind}->${nodes[x.target].objectId}`).sort();
+  };
+  const all = ['SA1-MemberOf->ST', 'SA2-MemberOf->ST', 'SC1-HasSession->SA1', 'SC2-HasSession->SA1', 'SC2-HasSession->SA2', 'SU-AdminTo->SC1', 'SU-AdminTo->SC2',
+    'SU-GenericAll->SX', 'SX-GenericAll->SY', 'SY-MemberOf->ST'];
+  for (const far of ["(t:Group {objectid: 'ST'})", '(t:Group)']) {
+    const where = far === '(t:Group)' ? " WHERE t.name STARTS WITH 'ST@'" : '';
+    // Every shortest path (length 3): the three through the computers and the one through SX, SY.
+    assert.deepEqual(await paths(`MATCH p = allShortestPaths((u:User {objectid: 'SU'})-[*1..]->${far})${where} RETURN p`), all, far);
+    // Walked from the far end (an inbound pattern): the same paths.
+    assert.deepEqual(await paths(`MATCH p = allShortestPaths(${far}<-[*1..]-(u:User {objectid: 'SU'}))${where} RETURN p`), all, far);
+    // One path of length 3.
+    const one = await paths(`MATCH p = shortestPath((u:User {objectid: 'SU'})-[*1..]->${far})${where} RETURN p`);
+    assert.equal(one.length, 3, far);
+    assert.ok(one.every((x) => all.includes(x)), far);
+    // Kinds and bounds apply.
+    assert.deepEqual(await paths(`MATCH p = shortestPath((u:User {objectid: 'SU'})-[:GenericAll|MemberOf*1..]->${far})${where} RETURN p`), ['SU-GenericAll->SX', 'SX-GenericAll->SY', 'SY-MemberOf->ST'], far);
+    assert.equal((await run(`MATCH p = shortestPath((u:User {objectid: 'SU'})-[*1..2]->${far})${where} RETURN p`)).statusCode, 404, far);
+  }
+});
