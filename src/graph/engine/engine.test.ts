@@ -167,12 +167,16 @@ test(`engine on ${DIALECT}: tag membership shows as Tag_* kinds`, async () => {
 test(`engine on ${DIALECT}: current after inserts, edge and node deletes, kind and environment changes`, async () => {
   const engine = graphEngine(db);
   const before = await engine.view();
+  const computers = before.nodesWithKind('Computer');
+  assert.deepEqual(before.nodesWithKind('Computer', 'S-9'), []);
   await upsertEdges(db.kysely, [{ start: { objectid: 'U2' }, end: { objectid: 'NEW' , kinds: ['Computer', 'Base'] }, kind: 'AdminTo' }]);
   let v = await engine.view();
   const fresh = Number((await db.kysely.selectFrom('nodes').select('id').where('objectid', '=', 'NEW').executeTakeFirstOrThrow()).id);
   assert.equal(v.nodeCount, before.nodeCount + 1);
   assert.deepEqual(v.edgesOf(id('U2'), 'outbound', ['AdminTo']).map((e) => e.end), [fresh]);
   assert.deepEqual(v.kinds(fresh), ['Computer', 'Base']);
+  assert.deepEqual(v.nodesWithKind('Computer'), [...computers, fresh], 'kind lists follow the graph');
+  assert.deepEqual(before.nodesWithKind('Computer'), computers);
   assert.equal(before.edgesOf(id('U2'), 'outbound', ['AdminTo']).length, 0, 'an older view is a stable snapshot');
 
   await db.kysely.deleteFrom('edges').where('start_id', '=', id('A1')).where('kind', '=', 'MemberOf').execute();
@@ -183,6 +187,8 @@ test(`engine on ${DIALECT}: current after inserts, edge and node deletes, kind a
   v = await engine.view();
   assert.deepEqual(v.kinds(id('X')), ['Computer', 'Base', 'User'], 'kinds accumulate (as in BloodHound); the new primary kind first');
   assert.equal(v.environment(id('X')), 'S-9');
+  assert.deepEqual(v.nodesWithKind('Computer', 'S-9'), [id('X')]);
+  assert.ok(v.nodesWithKind('Computer').includes(id('X')));
 
   await db.kysely.deleteFrom('edges').where((eb) => eb.or([eb('start_id', '=', fresh), eb('end_id', '=', fresh)])).execute();
   await db.kysely.deleteFrom('nodes').where('id', '=', fresh).execute();

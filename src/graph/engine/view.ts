@@ -62,6 +62,9 @@ export interface WalkResult {
   edgesTowards(targets: Iterable<number>): Edge[];
 }
 
+/** Stored-kind node lists per snapshot (snapshots never change; a new one replaces them). */
+const byKindMemo = new WeakMap<GraphSnapshot, Map<string, number[]>>();
+
 export class GraphLimitError extends Error {
   constructor(readonly limit: number) {
     super(`graph result limit of ${limit} exceeded`);
@@ -142,16 +145,23 @@ export class GraphView {
       }
       return out;
     }
+    // Per snapshot, each (kind, environment) is listed once: a whole-graph pass is the costly part.
+    let memo = byKindMemo.get(g);
+    if (!memo) byKindMemo.set(g, (memo = new Map()));
+    const key = `${kind}\u0000${environment ?? ''}`;
+    const known = memo.get(key);
+    if (known) return known.slice();
+    memo.set(key, out);
     const k = g.kinds.get(kind);
-    if (k < 0) return out;
+    if (k < 0) return out.slice();
     const lists = g.lists.lists;
     const has = lists.map((l) => l.includes(k));
     const env = environment === undefined ? -1 : g.environments.indexOf(environment);
-    if (environment !== undefined && env < 0) return out;
+    if (environment !== undefined && env < 0) return out.slice();
     for (let p = 0; p < g.nodeCount; p++) {
       if (has[g.nodeLists[p]] && (env < 0 || g.nodeEnvs[p] === env)) out.push(g.nodeIds[p]);
     }
-    return out;
+    return out.slice();
   }
 
   /** Every kind a node or edge carries in this graph (stored kinds, edge kinds and tag kinds). */
