@@ -41,6 +41,8 @@ import { jobRoutes } from './modules/jobs/jobs.routes.ts';
 import { jobSchemas } from './modules/jobs/jobs.schema.ts';
 import { userSchemas } from './modules/users/users.schema.ts';
 import { userRoutes } from './modules/users/users.routes.ts';
+import { appConfigRoutes } from './modules/app-config/app-config.routes.ts';
+import { gatedBy } from './modules/app-config/feature-gate.ts';
 import { dataQualityRoutes } from './modules/data-quality/data-quality.routes.ts';
 import { dataQualitySchemas } from './modules/data-quality/data-quality.schema.ts';
 import { fileUploadRoutes, registerUploadBodies } from './modules/file-upload/file-upload.routes.ts';
@@ -66,10 +68,11 @@ const ROUTES: Route[] = [
   ...docsRoutes,
   ...authRoutes,
   ...userRoutes,
+  ...appConfigRoutes,
   ...ssoProviderRoutes,
   ...oidcRoutes,
   ...samlRoutes,
-  ...assetGroupTagRoutes,
+  ...gatedBy('tier_management_engine', assetGroupTagRoutes),
   ...certTemplateRoutes,
   ...clientRoutes,
   ...eventRoutes,

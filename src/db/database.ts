@@ -6,6 +6,7 @@ import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { Micros } from './time.ts';
 import type { AuthTokenTables } from '../auth/tokens.tables.ts';
 import type { AuditTables } from '../audit/audit.tables.ts';
+import type { AppConfigTables } from '../modules/app-config/app-config.tables.ts';
 import type { GraphTables } from '../graph/graph.tables.ts';
 import type { AssetGroupTagTables } from '../modules/asset-group-tags/tags.tables.ts';
 import type { CollectionTables } from '../modules/jobs/collection.tables.ts';
@@ -98,7 +99,7 @@ export interface SettingTable {
   updated_at: Micros;
 }
 
-export interface Database extends GraphTables, DataQualityTables, FileUploadTables, AssetGroupTagTables, CollectionTables, AuthTokenTables, SavedQueryTables, AuditTables, SamlTables {
+export interface Database extends GraphTables, DataQualityTables, FileUploadTables, AssetGroupTagTables, CollectionTables, AuthTokenTables, SavedQueryTables, AuditTables, SamlTables, AppConfigTables {
   permissions: PermissionTable;
   roles: RoleTable;
   roles_permissions: RolePermissionTable;

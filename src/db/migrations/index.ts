@@ -12,6 +12,7 @@ import * as m0011 from './0011-narrow-change-notifications.ts';
 import * as m0012 from './0012-users-provider-no-action.ts';
 import * as m0013 from './0013-audit-logs.ts';
 import * as m0014 from './0014-users-unique-email.ts';
+import * as m0015 from './0015-feature-flags-parameters.ts';
 import * as m0020 from './0020-asset-group-tag-fields.ts';
 import * as m0021 from './0021-collection-client-fields.ts';
 import * as m0022 from './0022-data-quality-counters.ts';
@@ -37,6 +38,7 @@ export const migrations: Record<string, Migration> = {
   '0012-users-provider-no-action': m0012,
   '0013-audit-logs': m0013,
   '0014-users-unique-email': m0014,
+  '0015-feature-flags-parameters': m0015,
   '0020-asset-group-tag-fields': m0020,
   '0021-collection-client-fields': m0021,
   '0022-data-quality-counters': m0022,

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { AuthSecretRow, Database, UserRow } from '../../db/database.ts';
 import { nowMicros } from '../../db/time.ts';
 import { DIGEST_METHOD, hashSecret } from '../../auth/password.ts';
+import { passwordExpirationMicros } from '../app-config/parameters.ts';
 import { toWireUser, type RoleWithPermissions, type WireUser } from './users.schema.ts';
 
 type Q = Kysely<Database>;
@@ -88,8 +89,8 @@ export async function setPassword(db: Q, userId: string, password: string, expir
 }
 
 /** How long a password set through the API lasts (BloodHound's `auth.password_expiration_window`, default P90D). */
-export async function passwordLifetimeMicros(_db: Q): Promise<number> {
-  return 90 * 24 * 3600 * 1_000_000;
+export async function passwordLifetimeMicros(db: Q): Promise<number> {
+  return passwordExpirationMicros(db);
 }
 
 export async function findAuthSecret(db: Q, userId: string) {
