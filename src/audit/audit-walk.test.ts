@@ -60,7 +60,10 @@ const SUCCESS: Record<string, () => Promise<Call>> = {
   'DELETE /api/v2/bloodhound-users/:user_id/secret': async () => ({ url: `/api/v2/bloodhound-users/${await walkUser('walk-expired', 'Walk-Password-1!')}/secret` }),
   'PUT /api/v2/accept-eula': async () => ({ url: '/api/v2/accept-eula' }),
   'POST /api/v2/sso-providers/saml': async () => ({ url: '/api/v2/sso-providers/saml', ...samlForm('walk-saml') }),
-  'PUT /api/v2/features/:feature_id/toggle': async () => ({ url: '/api/v2/features/16/toggle' }),
+  'PUT /api/v2/features/:feature_id/toggle': async () => {
+    await ok(t.request({ method: 'PUT', url: '/api/v2/features/16/toggle', token: admin })); // off: the call below turns it on again
+    return { url: '/api/v2/features/16/toggle' };
+  },
   'PUT /api/v2/config': async () => ({ url: '/api/v2/config', body: { key: 'auth.password_expiration_window', value: { duration: 'P90D' } } }),
   'POST /api/v2/tokens': async () => ({ url: '/api/v2/tokens', body: { token_name: 'walk' } }),
   'DELETE /api/v2/tokens/:token_id': async () => ({ url: `/api/v2/tokens/${(await post('/api/v2/tokens', { token_name: 'gone' })).id}` }),

@@ -112,7 +112,9 @@ test('list: {data: {users}} with filters and sorting as BloodHound; errors', asy
   assertShape(res.data, { data: { users: [USER] } });
   assert.deepEqual(errorOf(await get('role=x')), { status: 400, messages: ['the specified column cannot be filtered: role'] });
   assert.deepEqual(errorOf(await get('sort_by=roles')), { status: 400, messages: ['column format does not support sorting: roles'] });
-  assert.deepEqual(errorOf(await get('created_at=gt:yesterday')), { status: 400, messages: ['there are errors in the query parameter filters specified'] });
+  assert.deepEqual(errorOf(await get('created_at=gt:yesterday')), {
+    status: 400, messages: ['there are errors in the query parameter filters specified: created_at=gt:yesterday (expected an RFC-3339 date-time such as 2024-01-02T03:04:05Z)'],
+  });
   const { token } = await c.login('Power User');
   assert.deepEqual(errorOf(await call('GET', '/api/v2/bloodhound-users', undefined, token)), { status: 403, messages: ['not authorized'] });
 });
