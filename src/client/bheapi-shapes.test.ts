@@ -280,7 +280,7 @@ test('BHEAPIClient against Scent: certificate templates and file upload', async 
   await call('listFileIngestJobs (filters)', api.get('api/v2/file-upload', { params: { skip: 0, limit: 10, status: 'eq:2', user_id: undefined, start_time: `gte:${new Date(Date.now() - 3600e3).toISOString()}` } }), 200,
     paginated([FileIngestJob]));
   const tasks = await call('getFileUpload (completed tasks)', api.get(`/api/v2/file-upload/${jobId}/completed-tasks`), 200,
-    { data: [{ file_name: 'string', warnings: ['string'], id: 'integer', ...TIMESTAMPS }] });
+    basic([{ errors: ['string'], warnings: ['string'], file_name: 'string', id: 'integer', parent_file_name: 'string', ...TIMESTAMPS }]));
   assert.equal(tasks.data.data[0].file_name, 'users.json');
 
   await call('logout (body-less POST)', api.post('/api/v2/logout'), 200);

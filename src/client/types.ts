@@ -130,8 +130,9 @@ export interface FileUploadJob {
 }
 /** GET /api/v2/file-upload/{id}/completed-tasks: one file of a job and its ingest result. */
 export interface FileUploadTask {
-  id: number; file_name: string; content_type: string; size: number; status: number;
-  errors: Array<{ file_name: string; error: string }>; warnings: string[]; nodes: number; edges: number;
+  id: number; ingest_job_id: number; file_name: string; parent_file_name: string; content_type: string; size: number; status: number;
+  /** `<file>: <error>` per failed document (a zip's entry named zip/entry). */
+  errors: string[]; warnings: string[]; nodes: number; edges: number;
   created_at: string; updated_at: string;
 }
 /** Asset group tag (Privilege Zone / label / owned); `type` 1 tier, 2 label, 3 owned. `counts` with `counts=true`. */

@@ -21,11 +21,13 @@ export const FileUploadJobSchema = Type.Object({
 
 export const CompletedTaskSchema = Type.Object({
   id: Type.Integer(),
-  file_name: Type.String(),
+  ingest_job_id: Type.Integer(),
+  file_name: Type.String({ description: 'the uploaded file (its X-File-Upload-Name)' }),
+  parent_file_name: Type.String({ description: 'the uploaded file, as BloodHound names the file a task came from' }),
   content_type: Type.String(),
   size: Type.Integer(),
   status: Type.Integer(),
-  errors: Type.Array(Type.Object({ file_name: Type.String(), error: Type.String() })),
+  errors: Type.Array(Type.String(), { description: '"<file>: <error>" per failed document (the file inside a zip named as zip/entry)' }),
   warnings: Type.Array(Type.String()),
   nodes: Type.Integer(),
   edges: Type.Integer(),
@@ -52,9 +54,13 @@ export function toWireJob(row: FileUploadJobRow) {
 
 export function toWireTask(row: FileUploadFileRow) {
   const result = JSON.parse(row.result) as { nodes?: number; edges?: number };
+  const errors = JSON.parse(row.errors) as Array<{ file_name: string; error: string }>;
   return {
-    id: row.id, file_name: row.file_name, content_type: row.content_type, size: Number(row.size), status: row.status,
-    errors: JSON.parse(row.errors), warnings: JSON.parse(row.warnings), nodes: result.nodes ?? 0, edges: result.edges ?? 0,
+    id: row.id, ingest_job_id: row.job_id, file_name: row.file_name, parent_file_name: row.file_name, content_type: row.content_type,
+    size: Number(row.size), status: row.status,
+    // BloodHound's client shows errors as strings (warnings already name their file the same way).
+    errors: errors.map((e) => `${e.file_name}: ${e.error}`),
+    warnings: JSON.parse(row.warnings), nodes: result.nodes ?? 0, edges: result.edges ?? 0,
     ...recordTimes(row),
   };
 }

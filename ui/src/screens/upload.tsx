@@ -106,7 +106,7 @@ export function Upload() {
                     <span class="muted">{formatBytes(it.sent)} of {formatBytes(it.file.size)} sent</span>
                     {task ? <span class="muted"> · {task.nodes} nodes, {task.edges} relationships</span> : null}
                     {it.error ? <p class="error">{it.error}</p> : null}
-                    {task?.errors.map((e) => <p class="error">{e.file_name !== it.file.name ? `${e.file_name}: ` : ''}{e.error}</p>)}
+                    {task?.errors.map((e) => <p class="error">{e}</p>)}
                     {task?.warnings.map((w) => <p class="warning">{w}</p>)}
                   </li>
                 );
@@ -153,7 +153,7 @@ function JobFiles({ jobId }: { jobId: number }) {
           { label: 'Result', cell: (t) => statusName(t.status) },
           { label: 'Nodes', cell: (t) => t.nodes, numeric: true },
           { label: 'Relationships', cell: (t) => t.edges, numeric: true },
-          { label: 'Errors and warnings', cell: (t) => [...t.errors.map((e) => e.error), ...t.warnings].join('; ') || '—' },
+          { label: 'Errors and warnings', cell: (t) => [...t.errors, ...t.warnings].join('; ') || '—' },
         ]} />
     </div>
   );
