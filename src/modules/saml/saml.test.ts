@@ -274,6 +274,14 @@ test('attack: replayed assertion, on the same instance and on another one sharin
   await refused(await post('okta', samlResponse, other), 'assertion_replayed', `assertion ${assertionId} was accepted before`);
 });
 
+test('attack: the same response posted to two instances at once: exactly one sign-in', async () => {
+  const request = await begin('okta');
+  const { samlResponse } = answer(request, person());
+  const results = await Promise.all([post('okta', samlResponse, t.app), post('okta', samlResponse, other)]);
+  assert.deepEqual(results.map((r) => r.error).sort(), ['assertion_replayed', null]);
+  assert.equal(results.filter((r) => r.token).length, 1);
+});
+
 test('attack: a second response to an answered request (a fresh assertion) is refused', async () => {
   const request = await begin('okta');
   const email = person();
