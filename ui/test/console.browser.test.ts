@@ -395,7 +395,7 @@ test('administration: an API token shown once; an OIDC provider created and dele
   await check('10-admin-token');
   await page.getByRole('button', { name: 'I have stored it' }).click();
   await page.getByRole('tab', { name: 'SSO providers' }).click();
-  await page.getByLabel('Name').fill('Console IdP');
+  await page.getByRole('form', { name: 'New OIDC provider' }).getByLabel('Name').fill('Console IdP');
   await page.getByLabel('Issuer URL').fill('https://idp.example.test');
   await page.getByLabel('Client id').fill('scent-console');
   await page.getByRole('button', { name: 'Create provider' }).click();
