@@ -66,7 +66,7 @@ export function sendSegmented(request: FastifyRequest, reply: FastifyReply, head
   return reply.send(segmentedGzip(head, forms, tail, size));
 }
 
-function acceptsGzip(request: FastifyRequest): boolean {
+export function acceptsGzip(request: FastifyRequest): boolean {
   const accept = request.headers['accept-encoding'];
   return accept !== undefined && (Array.isArray(accept) ? accept.join(',') : accept).includes('gzip');
 }

@@ -6,6 +6,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { gunzipSync } from 'node:zlib';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 import { parseQuery } from '../../http/query/index.ts';
 import { toRfc3339 } from '../../db/time.ts';
@@ -27,8 +28,9 @@ const record = (i: number, at: number) => ({
 before(async () => {
   t = await createTestApp();
   token = (await t.login('Read-Only')).token;
-  // 60 records an hour apart, every third one sharing its created_at with the one before (ties).
-  const rows = Array.from({ length: 60 }, (_, i) => record(i, base + (i - (i % 3 === 2 ? 1 : 0)) * HOUR));
+  // 240 records 12 minutes apart (a full page is over 64 kB: sent as parts), every third one sharing its created_at
+  // with the one before (ties).
+  const rows = Array.from({ length: 240 }, (_, i) => record(i, base + (i - (i % 3 === 2 ? 1 : 0)) * HOUR / 5));
   await t.db.kysely.insertInto('ad_data_quality_aggregations').values(rows as never).execute();
 });
 after(() => t.close());
@@ -64,6 +66,25 @@ test('platform pages from memory equal the database statement (ranges, ties, bot
       assert.deepEqual(await answer(query), await expected(query), JSON.stringify(query));
     }
   }
+});
+
+test('a large page sent as parts: the same bytes, content-length, no chunking, gzip for clients that take it, HEAD', async () => {
+  const url = '/api/v2/platform/ad/data-quality-stats';
+  const res = await t.request({ method: 'GET', url, token, query: { start: at(-1), end: at(100) } });
+  assert.equal(res.statusCode, 200);
+  assert.ok(res.rawPayload.length > 64 * 1024, `${res.rawPayload.length} bytes`);
+  assert.equal(res.headers['content-length'], String(res.rawPayload.length));
+  assert.equal(res.headers['transfer-encoding'], undefined);
+  const small = await t.request({ method: 'GET', url, token, query: { start: at(-1), end: at(100), limit: '1' } });
+  assert.equal(res.headers['content-type'], small.headers['content-type'], 'as a page sent in one buffer');
+  assert.equal(res.headers.vary, 'Accept-Encoding');
+  assert.equal((res.json() as { count: number }).count, 240);
+  const gz = await t.request({ method: 'GET', url, token, query: { start: at(-1), end: at(100) }, headers: { 'accept-encoding': 'gzip' } });
+  assert.equal(gz.headers['content-encoding'], 'gzip');
+  assert.deepEqual(JSON.parse(gunzipSync(gz.rawPayload).toString()), res.json());
+  const head = await t.request({ method: 'HEAD', url, token, query: { start: at(-1), end: at(100) } });
+  assert.equal(head.statusCode, 200);
+  assert.equal(head.headers['content-length'], String(res.rawPayload.length));
 });
 
 test('a record written between two requests is in the next page', async () => {

@@ -102,11 +102,12 @@ function lowerBound(at: Float64Array, t: number): number {
 
 /**
  * The page's part after start/end (`"count":…,"skip":…,"limit":…,"data":[…]}`, as JSON.stringify writes that object)
- * and when the range's record set can next change without a write (rangeStableUntil's meaning), or null.
+ * as byte ranges (slices of the held records: nothing is copied) and when the range's record set can next change
+ * without a write (rangeStableUntil's meaning), or null.
  */
 export async function recordsPage(
   db: Db, table: RecordTable, parsed: ParsedQuery, range: { start: number; end: number }, window: number | null, clocked: boolean,
-): Promise<{ rest: Buffer; stableUntil: number } | null> {
+): Promise<{ parts: Buffer[]; length: number; stableUntil: number } | null> {
   const terms = parsed.sort.filter((t, i) => parsed.sort.findIndex((u) => u.name === t.name) === i);
   if (terms.length !== 1 || terms[0].name !== 'created_at') return null;
   const r = await recordsOf(db, table);
@@ -137,5 +138,6 @@ export async function recordsPage(
     if (hi < r.at.length) stableUntil = r.at[hi];
     if (window !== null && count > 0) stableUntil = Math.min(stableUntil, r.at[lo] + window + 1);
   }
-  return { rest: Buffer.concat([head, ...body, END]), stableUntil };
+  const parts = [head, ...body, END];
+  return { parts, length: parts.reduce((n, b) => n + b.length, 0), stableUntil };
 }
