@@ -12,7 +12,8 @@
  *
  * Valid while asset_group_tag_members is unchanged (src/db/data-versions.ts: the snapshot is taken before the reads,
  * checked again after the page's read); never used while the versions are not usable, nor for tags over
- * MAX_INDEXED members. Memory: about 200 bytes per member (≈ 40 MB for 200,000), built on the first such request.
+ * MAX_INDEXED members. Memory: about 200 bytes per member (≈ 40 MB for 200,000), built on the first such request, plus
+ * recent filters' match sets (one byte per member each, at most MATCH_BYTES_KEPT).
  */
 import { sql, type Kysely } from 'kysely';
 import type { Db } from '../../db/create-db.ts';
@@ -37,16 +38,14 @@ interface TagIndex {
   /** Positions in the database's ascending / descending order of a column (ties: node id ascending). */
   order: Partial<Record<`${Column | 'id'}:${'asc' | 'desc'}`, Int32Array>>;
   /**
-   * The matches of recent filter sets in their order (a user pages through one search: the same filters, a moving
-   * skip), the oldest dropped first beyond MATCHES_KEPT entries.
+   * The matches of recent filter sets (a user pages through one search: the same filters, a moving skip, any
+   * sort), one byte per member, the least recently used dropped first beyond MATCH_BYTES_KEPT.
    */
-  matches: Map<string, Int32Array>;
-  /** Positions held in `matches`. */
-  matched: number;
+  matches: Map<string, { bits: Uint8Array; count: number }>;
 }
 
-/** At most this many positions (4 bytes each) kept in a tag's `matches`. */
-const MATCHES_KEPT = 2_000_000;
+/** At most this many bytes of match sets per tag (80 sets of a 200,000-member tag). */
+const MATCH_BYTES_KEPT = 16 * 1024 * 1024;
 
 const indexes = new WeakMap<Db, Map<number, TagIndex | Promise<TagIndex | null>>>();
 /** PostgreSQL: whether lower() maps ASCII letters to ASCII lower case (any locale but a Turkish one). */
@@ -73,7 +72,7 @@ async function load(db: Db, tagId: number, stamp: string): Promise<TagIndex | nu
     environment[i] = r.environment_id;
   }
   if (db.versions.snapshot(TABLES) !== stamp) return null;
-  return { stamp, size: rows.length, values, environment, lower: {}, order: {}, matches: new Map(), matched: 0 };
+  return { stamp, size: rows.length, values, environment, lower: {}, order: {}, matches: new Map() };
 }
 
 async function indexOf(db: Db, tagId: number): Promise<TagIndex | null> {
@@ -199,8 +198,44 @@ function sortOf(parsed: ParsedQuery): { column: Column | 'id'; direction: 'asc' 
   return { column, direction: first.descending ? 'desc' : 'asc' };
 }
 
-/** The request's matching positions in its order, or null when the database must answer. */
-export async function indexedMatches(db: Db, tagId: number, parsed: ParsedQuery, environments: string[] | undefined): Promise<{ stamp: string; positions: Int32Array } | null> {
+/** A request's matches: how many, and the positions of a page of them in the request's order. */
+export interface Matches {
+  stamp: string;
+  count: number;
+  page(skip: number, limit: number): Int32Array;
+}
+
+/**
+ * The positions of the matches of rank skip … skip+limit-1 (limit 0: to the end) in `order`: a walk from the nearer
+ * end of the order, testing each position's bit (at most half the tag per page).
+ */
+function pageOf(order: Int32Array, bits: Uint8Array, count: number, skip: number, limit: number): Int32Array {
+  const end = limit > 0 ? Math.min(count, skip + limit) : count;
+  if (skip >= end) return new Int32Array(0);
+  const out = new Int32Array(end - skip);
+  if (skip <= count - end) {
+    for (let i = 0, rank = 0; rank < end; i++) {
+      const p = order[i];
+      if (bits[p]) {
+        if (rank >= skip) out[rank - skip] = p;
+        rank++;
+      }
+    }
+  } else {
+    // From the end: rank r is the (count-1-r)-th match counted from the end.
+    for (let i = order.length - 1, rank = count - 1; rank >= skip; i--) {
+      const p = order[i];
+      if (bits[p]) {
+        if (rank < end) out[rank - skip] = p;
+        rank--;
+      }
+    }
+  }
+  return out;
+}
+
+/** The request's matches in its order, or null when the database must answer. */
+export async function indexedMatches(db: Db, tagId: number, parsed: ParsedQuery, environments: string[] | undefined): Promise<Matches | null> {
   const sort = sortOf(parsed);
   if (!sort) return null;
   const ix = await indexOf(db, tagId);
@@ -209,28 +244,26 @@ export async function indexedMatches(db: Db, tagId: number, parsed: ParsedQuery,
   if (!tests) return null;
   const order = await orderOf(db, tagId, ix, sort.column, sort.direction);
   if (!order) return null;
-  if (tests.length === 0) return { stamp: ix.stamp, positions: order };
-  const key = JSON.stringify([parsed.filters.map((f) => [f.name, f.predicate, f.values]), environments ?? null, sort.column, sort.direction]);
-  const kept = ix.matches.get(key);
-  if (kept) return { stamp: ix.stamp, positions: kept };
-  const out = new Int32Array(order.length);
-  let n = 0;
-  outer: for (let i = 0; i < order.length; i++) {
-    const p = order[i];
-    for (const t of tests) if (!t(p)) continue outer;
-    out[n++] = p;
+  if (tests.length === 0) return { stamp: ix.stamp, count: order.length, page: (skip, limit) => order.subarray(skip, limit > 0 ? skip + limit : undefined) };
+  const key = JSON.stringify([parsed.filters.map((f) => [f.name, f.predicate, f.values]), environments ?? null]);
+  let kept = ix.matches.get(key);
+  if (kept) {
+    ix.matches.delete(key); // most recently used last
+    ix.matches.set(key, kept);
+  } else {
+    const bits = new Uint8Array(ix.size);
+    let count = 0;
+    outer: for (let p = 0; p < ix.size; p++) {
+      for (const t of tests) if (!t(p)) continue outer;
+      bits[p] = 1;
+      count++;
+    }
+    kept = { bits, count };
+    while (ix.matches.size > 0 && (ix.matches.size + 1) * ix.size > MATCH_BYTES_KEPT) ix.matches.delete(ix.matches.keys().next().value as string);
+    if (ix.size <= MATCH_BYTES_KEPT) ix.matches.set(key, kept);
   }
-  const positions = out.slice(0, n);
-  while (ix.matched + n > MATCHES_KEPT && ix.matches.size > 0) {
-    const [oldest, held] = ix.matches.entries().next().value as [string, Int32Array];
-    ix.matches.delete(oldest);
-    ix.matched -= held.length;
-  }
-  if (n <= MATCHES_KEPT) {
-    ix.matches.set(key, positions);
-    ix.matched += n;
-  }
-  return { stamp: ix.stamp, positions };
+  const { bits, count } = kept;
+  return { stamp: ix.stamp, count, page: (skip, limit) => pageOf(order, bits, count, skip, limit) };
 }
 
 /** Whether the members table is still what `stamp` was taken of. */

@@ -11,7 +11,7 @@ import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { Db } from '../../db/create-db.ts';
 import type { Database } from '../../db/database.ts';
 import { applyPaging, applySort, defineQuery, filterConditions, type ParsedQuery } from '../../http/query/index.ts';
-import { indexedMatches, indexStillValid } from './members.index.ts';
+import { indexedMatches, indexStillValid, type Matches } from './members.index.ts';
 
 export const membersQuery = defineQuery({
   filters: {
@@ -61,7 +61,7 @@ export class MembersQuery {
   /** SQLite with FTS candidates: the tag test must not pick the (tag_id, ...) index over them. */
   private readonly ftsDriven: boolean;
   /** Sorted or filtered requests: their matches from the in-process index (members.index.ts), once asked. */
-  private indexed?: Promise<{ stamp: string; positions: Int32Array } | null>;
+  private indexed?: Promise<Matches | null>;
 
   constructor(private readonly db: Db, private readonly tagId: number, private readonly parsed: ParsedQuery) {
     this.environments = environmentsOf(parsed);
@@ -98,7 +98,7 @@ export class MembersQuery {
   async count(): Promise<number> {
     // Sorted or filtered: the index's matches (unfiltered: every member, the sum of the member counts).
     const indexed = await this.matches();
-    if (indexed) return indexed.positions.length;
+    if (indexed) return indexed.count;
     if (this.unfiltered) {
       const row = await this.db.kysely.selectFrom('asset_group_tag_member_counts')
         .select((eb) => eb.fn.sum<number>('member_count').as('n')).where('tag_id', '=', this.tagId).executeTakeFirst();
@@ -124,7 +124,7 @@ export class MembersQuery {
     const indexed = await this.matches();
     if (indexed) {
       // The page's rows by position; the order is the index's. Unchanged table after the read: the answer.
-      const wanted = indexed.positions.subarray(skip, limit > 0 ? skip + limit : undefined);
+      const wanted = indexed.page(skip, limit);
       if (wanted.length === 0) return [];
       const rows = (await this.db.kysely.selectFrom('asset_group_tag_members as m').innerJoin('nodes as n', 'n.id', 'm.node_id')
         .select([...select, 'm.ord']).where('m.tag_id', '=', this.tagId).where('m.ord', 'in', [...wanted]).execute()) as Array<MemberRow & { ord: number }>;
