@@ -1,6 +1,7 @@
 import type { Expr, Query } from './ast.ts';
 import { checkQuery, type CheckOptions } from './check.ts';
 import { CypherError } from './errors.ts';
+import { hasMacro } from './macros.ts';
 import { parseCypher } from './parser.ts';
 import { children } from './walk.ts';
 
@@ -19,7 +20,24 @@ export function prepareCypher(text: string, options: CheckOptions = { mutations:
   const query = parseCypher(text);
   if (depth(query) > MAX_DEPTH) throw new CypherError(`query is nested too deeply (more than ${MAX_DEPTH} levels)`);
   const { hasMutation, columns } = checkQuery(text, query, options);
+  // As BloodHound: a mutating query may not use AD_ATTACK_PATHS & co. anywhere (MATCH included).
+  if (hasMutation && usesShortcut(query)) throw new CypherError('relationship type shortcuts are not supported in graph mutations');
   return { text, query, hasMutation, columns };
+}
+
+/** Whether any relationship pattern of the query (in any clause or expression) names a shortcut. */
+function usesShortcut(query: Query): boolean {
+  const stack: unknown[] = [query];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (Array.isArray(v)) stack.push(...v);
+    else if (v && typeof v === 'object') {
+      const o = v as Record<string, unknown>;
+      if (Array.isArray(o.types) && 'direction' in o && hasMacro(o.types as string[])) return true;
+      stack.push(...Object.values(o));
+    }
+  }
+  return false;
 }
 
 /** The deepest expression nesting of a query, found without recursion. */

@@ -94,12 +94,37 @@ test('access: graphdb/Read; no token 401; a body without a query 400', async () 
   assert.equal(res.statusCode, 400);
 });
 
-test('with --cypher-mutations, a caller without graphdb/Mutate gets 403 (BloodHound\'s text)', async () => {
+const MUTATIONS: Array<[string, string]> = [
+  ['CREATE (n:User {name: "X"})', 'line 1:0 updating clauses are not supported'],
+  ["MERGE (n:User {name: 'X'}) RETURN n", 'line 1:0 updating clauses are not supported'],
+  ["MATCH (n:User) SET n.owned = true RETURN n", 'line 1:15 updating clauses are not supported'],
+  ['MATCH (n:User) DELETE n', 'line 1:15 updating clauses are not supported'],
+  ['MATCH (n:User) REMOVE n.enabled RETURN n', 'line 1:15 updating clauses are not supported'],
+  ["CALL db.labels() YIELD label RETURN label", 'line 1:0 procedure invocation is not supported'],
+];
+
+test('mutation refusal: every updating clause is a 400 naming where it is, and nothing changes', async () => {
+  const admin = (await t.login('Administrator')).token;
+  const before = await t.db.kysely.selectFrom('nodes').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  for (const [query, message] of MUTATIONS) assert.deepEqual(errorOf(await run(query, admin)), { status: 400, messages: [message] }, query);
+  const after = await t.db.kysely.selectFrom('nodes').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  assert.equal(Number(after.n), Number(before.n));
+});
+
+test('with --cypher-mutations, a caller without graphdb/Mutate gets 403 (BloodHound\'s text); with it, shortcuts are refused and execution is not there yet', async () => {
   const m = await createTestApp({ cypherMutations: true });
   try {
     const token = (await m.login('Read-Only')).token;
-    const res = await m.request({ method: 'POST', url: URL, token, body: { query: 'CREATE (n:User {name: "X"})' } });
-    assert.deepEqual(errorOf(res), { status: 403, messages: [MUTATION_DENIED] });
+    for (const [query] of MUTATIONS.slice(0, 5).filter(([q]) => !q.startsWith('MERGE'))) {
+      assert.deepEqual(errorOf(await m.request({ method: 'POST', url: URL, token, body: { query } })), { status: 403, messages: [MUTATION_DENIED] }, query);
+    }
+    // MERGE is outside the subset even then (as in BloodHound's translation).
+    assert.deepEqual(errorOf(await m.request({ method: 'POST', url: URL, token, body: { query: MUTATIONS[1][0] } })), { status: 400, messages: ['line 1:0 MERGE is not supported'] });
+    const admin = (await m.login('Administrator')).token;
+    const ask = (query: string) => m.request({ method: 'POST', url: URL, token: admin, body: { query } });
+    assert.deepEqual(errorOf(await ask('MATCH (a)-[r:AD_ATTACK_PATHS]->(b) DELETE r')), { status: 400, messages: ['relationship type shortcuts are not supported in graph mutations'] });
+    assert.deepEqual(errorOf(await ask('CREATE (n:User {name: "X"})')), { status: 400, messages: ['updating clauses are not supported yet'] });
+    assert.equal((await ask('MATCH (n) RETURN count(n) AS n')).statusCode, 200, 'reads still run');
   } finally {
     await m.close();
   }
