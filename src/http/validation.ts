@@ -12,10 +12,14 @@ import { ApiError, Messages } from './errors.ts';
  */
 const ajv = new Ajv.default({ allErrors: true, coerceTypes: false, useDefaults: true, removeAdditional: false, strict: false });
 addFormats.default(ajv);
+// An issuer / IdP URL: absolute https, or plain http only on loopback (development and tests): a sign-in whose
+// discovery and tokens travel unencrypted over a network is refused, as docs/security.md says.
+const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
 ajv.addFormat('http-url', (value: string) => {
   try {
     const url = new URL(value);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+    if (url.hostname === '') return false;
+    return url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.test(url.hostname));
   } catch {
     return false;
   }
@@ -27,7 +31,7 @@ ajv.addFormat('object-id', /^[A-Za-z0-9][A-Za-z0-9._-]*$/);
 
 /** How a failing `format` reads in an error message. */
 export const FORMAT_NAMES: Record<string, string> = {
-  'http-url': 'an absolute http(s) URL',
+  'http-url': 'an absolute https URL (http only on loopback: localhost, 127.0.0.1, [::1])',
   uuid: 'a UUID',
   'date-time': 'an RFC-3339 date-time',
   'object-id': 'an object id (a SID or GUID such as S-1-5-21-…-512 or 1AEEE963-F4C8-49DA-BBE6-A6107F42CAF0)',

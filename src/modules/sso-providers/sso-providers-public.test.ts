@@ -88,7 +88,7 @@ test('PATCH: members given change, others stay; the slug follows the name; answe
   const after = await listed('After Rename', admin);
   assert.equal(after.slug, 'after-rename');
   assert.deepEqual(after.config, { auto_provision: { enabled: false, default_role_id: 0, role_provision: false } });
-  assert.equal((await patch(p.sso_provider_id, { issuer: 'http://other.example.test/' })).json().data.issuer, 'http://other.example.test/');
+  assert.equal((await patch(p.sso_provider_id, { issuer: 'https://other.example.test/' })).json().data.issuer, 'https://other.example.test/');
   assert.equal((await listed('After Rename', admin)).details.client_id, 'new-client');
 });
 
@@ -113,7 +113,7 @@ test('PATCH: validation and 409s as create; nothing half-written', async () => {
   assert.equal((await listed('Patch Target', admin)).details.client_id, 'scent', 'the OIDC row did not change either');
   assert.deepEqual(errorOf(await patch(p.sso_provider_id, { name: '', issuer: 'not a url', client_id: 7, config: { auto_provision: { enabled: 'yes' } } })), {
     status: 400,
-    messages: ['name must not be empty', 'issuer must be an absolute http(s) URL', 'client_id must be string', 'config.auto_provision.enabled must be boolean'],
+    messages: ['name must not be empty', 'issuer must be an absolute https URL (http only on loopback: localhost, 127.0.0.1, [::1])', 'client_id must be string', 'config.auto_provision.enabled must be boolean'],
   });
   assert.deepEqual(errorOf(await patch(p.sso_provider_id, { client_id: ' ' })), { status: 400, messages: ['client_id must not be empty'] });
   assert.deepEqual(errorOf(await patch(p.sso_provider_id, { name: '   ' })), { status: 400, messages: ['name must not be empty'] });

@@ -56,11 +56,20 @@ test('create: every failing field is reported', async () => {
   });
   assert.deepEqual(errorOf(await create({ name: '', issuer: 'not a url', client_id: 7, config: { auto_provision: { enabled: 'yes' } } })), {
     status: 400,
-    messages: ['name must not be empty', 'issuer must be an absolute http(s) URL', 'client_id must be string', 'config.auto_provision.enabled must be boolean'],
+    messages: ['name must not be empty', 'issuer must be an absolute https URL (http only on loopback: localhost, 127.0.0.1, [::1])', 'client_id must be string', 'config.auto_provision.enabled must be boolean'],
   });
   assert.deepEqual(errorOf(await create(valid('x', { issuer: 'ftp://files.example.test' }))), {
-    status: 400, messages: ['issuer must be an absolute http(s) URL'],
+    status: 400, messages: ['issuer must be an absolute https URL (http only on loopback: localhost, 127.0.0.1, [::1])'],
   });
+  // plain http only on loopback (the README and docs/security.md promise it)
+  for (const [i, issuer] of ['http://idp.example.com', 'http://10.0.0.5:8080/realms/x', 'http://127.0.0.1.example.com'].entries()) {
+    assert.deepEqual(errorOf(await create(valid(`issuer-refused-${i}`, { issuer }))), {
+      status: 400, messages: ['issuer must be an absolute https URL (http only on loopback: localhost, 127.0.0.1, [::1])'],
+    }, issuer);
+  }
+  for (const [i, issuer] of ['http://localhost:8080/realms/dev', 'http://127.0.0.1:9', 'http://[::1]:5556', 'https://login.example.com'].entries()) {
+    assert.equal((await create(valid(`issuer-accepted-${i}`, { issuer }))).statusCode, 200, issuer);
+  }
   assert.deepEqual(errorOf(await create(valid('x', { config: null }))), { status: 400, messages: ['config must be object'] });
   assert.deepEqual(errorOf(await create(valid('   '))), { status: 400, messages: ['name must not be empty'] });
   assert.deepEqual(errorOf(await create([1, 2])), { status: 400, messages: ['request body must be object'] });
