@@ -1,5 +1,7 @@
 import { serveCommand, migrateCommand } from './cli/server.command.ts';
-import { usersCreateCommand, usersDisableCommand, usersListCommand } from './cli/users.command.ts';
+import {
+  usersCreateCommand, usersDeleteCommand, usersDisableCommand, usersEnableCommand, usersListCommand, usersResetPasswordCommand,
+} from './cli/users.command.ts';
 import { tokensIssueCommand } from './cli/tokens.command.ts';
 import { apiTokensCreateCommand } from './cli/api-tokens.command.ts';
 import { importCommand } from './cli/import.command.ts';
@@ -16,6 +18,9 @@ const COMMANDS: Command[] = [
   migrateCommand,
   usersCreateCommand,
   usersDisableCommand,
+  usersEnableCommand,
+  usersDeleteCommand,
+  usersResetPasswordCommand,
   usersListCommand,
   tokensIssueCommand,
   apiTokensCreateCommand,

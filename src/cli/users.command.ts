@@ -1,4 +1,5 @@
-import { createUser, disableUser } from '../modules/users/users.service.ts';
+import { createUser, deleteUserByName, disableUser, enableUser, resetPassword } from '../modules/users/users.service.ts';
+import { confirm } from './confirm.ts';
 import { ROLE_NAMES } from '../auth/permissions.ts';
 import { toRfc3339 } from '../db/time.ts';
 import { UsageError, type Command } from './command.ts';
@@ -79,6 +80,70 @@ export const usersListCommand: Command = {
         const last = r.last_login ? toRfc3339(r.last_login) : '-';
         process.stdout.write(`${r.id}\t${r.principal_name}\t${r.email_address ?? ''}\t${r.role ?? ''}\t${r.is_disabled ? 'yes' : 'no'}\t${last}\n`);
       }
+      return 0;
+    } finally {
+      await db.close();
+    }
+  },
+};
+
+function oneName(positionals: string[]): string {
+  if (positionals.length !== 1) throw new UsageError('expected exactly one user NAME');
+  return positionals[0];
+}
+
+export const usersEnableCommand: Command = {
+  path: ['users', 'enable'],
+  summary: 'enable a disabled user',
+  usage: 'NAME [--database URL]',
+  options: { ...databaseOption },
+  async run({ values, positionals }) {
+    const name = oneName(positionals);
+    const { db } = await openDatabase(values);
+    try {
+      await enableUser(db, name);
+      process.stdout.write(`enabled ${name}\n`);
+      return 0;
+    } finally {
+      await db.close();
+    }
+  },
+};
+
+export const usersDeleteCommand: Command = {
+  path: ['users', 'delete'],
+  summary: 'delete a user with their sessions, password, API tokens and saved queries (asks first)',
+  usage: 'NAME [--yes] [--database URL]',
+  options: { ...databaseOption, yes: { type: 'boolean', description: 'do not ask (for scripts)' } },
+  async run({ values, positionals }) {
+    const name = oneName(positionals);
+    if (!values.yes && !(await confirm(`Delete the user "${name}" with their API tokens and saved queries? Type "yes" to go on: `))) {
+      process.stderr.write('scent users delete: nothing deleted (answer "yes", or pass --yes in scripts)\n');
+      return 1;
+    }
+    const { db } = await openDatabase(values);
+    try {
+      await deleteUserByName(db, name);
+      process.stdout.write(`deleted ${name}\n`);
+      return 0;
+    } finally {
+      await db.close();
+    }
+  },
+};
+
+export const usersResetPasswordCommand: Command = {
+  path: ['users', 'reset-password'],
+  summary: 'give a user a new one-time password (printed once; its login may only set a new one) and end their sessions',
+  usage: 'NAME [--database URL]',
+  options: { ...databaseOption },
+  async run({ values, positionals }) {
+    const name = oneName(positionals);
+    const { db } = await openDatabase(values);
+    try {
+      const password = await resetPassword(db, name);
+      process.stdout.write(`${password}\n`);
+      process.stderr.write(`one-time password for ${name}: its first login must set a new one (PUT /api/v2/bloodhound-users/{id}/secret)\n`);
       return 0;
     } finally {
       await db.close();

@@ -3,7 +3,8 @@ import type { Db } from '../../db/create-db.ts';
 import { generatePassword } from '../../auth/password.ts';
 import { isRoleName, ROLE_NAMES } from '../../auth/permissions.ts';
 import { issueSession, revokeSessions } from '../../auth/sessions.ts';
-import { countUsers, findRoleByName, findUserByName, insertUser, setDisabled, type NewUserInput } from './users.repository.ts';
+import { countUsers, findRoleByName, findUserByName, insertUser, setDisabled, setPassword, type NewUserInput } from './users.repository.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
 
 export class UserInputError extends Error {}
 
@@ -30,6 +31,9 @@ export async function createUser(db: Db, input: CreateUserOptions) {
       ssoProviderId = provider.id;
     }
     return insertUser(trx, { ...input, ssoProviderId }, role.id);
+  }).catch((err: unknown) => {
+    if (isUniqueViolation(err)) throw new UserInputError(`a user with the e-mail address "${input.email}" already exists`);
+    throw err;
   });
 }
 
@@ -40,6 +44,34 @@ export async function disableUser(db: Db, principalName: string): Promise<void> 
     await setDisabled(trx, user.id, true);
     await revokeSessions(trx, { userIds: [user.id] });
   });
+}
+
+export async function enableUser(db: Db, principalName: string): Promise<void> {
+  const user = await findUserByName(db.kysely, principalName);
+  if (!user) throw new UserInputError(`no user named "${principalName}"`);
+  await setDisabled(db.kysely, user.id, false);
+}
+
+/** Deletes a user; their sessions, password, API tokens and saved queries go with them. */
+export async function deleteUserByName(db: Db, principalName: string): Promise<void> {
+  const done = await db.kysely.deleteFrom('users').where('principal_name', '=', principalName).executeTakeFirst();
+  if (Number(done.numDeletedRows) === 0) throw new UserInputError(`no user named "${principalName}"`);
+}
+
+/**
+ * Gives a password user a new one-time password (expired: its login may only set a new one, as
+ * BloodHound's needs_password_reset) and ends their sessions. SSO users have no password here.
+ */
+export async function resetPassword(db: Db, principalName: string): Promise<string> {
+  const password = generatePassword();
+  await db.kysely.transaction().execute(async (trx) => {
+    const user = await findUserByName(trx, principalName);
+    if (!user) throw new UserInputError(`no user named "${principalName}"`);
+    if (user.sso_provider_id !== null) throw new UserInputError(`"${principalName}" signs in through an SSO provider and has no password`);
+    await setPassword(trx, user.id, password, 0);
+    await revokeSessions(trx, { userIds: [user.id] });
+  });
+  return password;
 }
 
 export interface Bootstrap {
