@@ -10,7 +10,8 @@
  *   valid against the route's response schema (an answer that changed shape drops its stale example);
  * - header parameters: `Prefer` on every operation, `If-None-Match` where the route answers 304,
  *   `X-File-Upload-Name` on the file upload;
- * - the file upload's request body: JSON or a zip archive (binary), so the docs page offers a file picker.
+ * - the file upload's request body: JSON or a zip archive (binary), so the docs page offers a file picker;
+ *   the SAML provider form (multipart, the metadata file) and the SAML ACS form likewise.
  */
 import Ajv from 'ajv';
 import { Messages } from '../../http/errors.ts';
@@ -121,6 +122,39 @@ const RAW_BODIES: Record<string, Json> = {
   },
 };
 
+/** BloodHound's SAML provider form (create; on PATCH every part is optional). */
+const samlForm = (required: string[], description?: string): Json => ({
+  schema: {
+    type: 'object',
+    ...(required.length ? { required } : {}),
+    ...(description ? { description } : {}),
+    properties: {
+      name: { type: 'string', description: 'provider name (unique; its slug names the SP URIs)' },
+      metadata: { type: 'string', format: 'binary', description: "the IdP's SAML metadata XML file" },
+      'config.auto_provision.enabled': { type: 'string', enum: ['true', 'false'], description: 'create users on their first sign-in' },
+      'config.auto_provision.default_role_id': { type: 'string', description: 'role id for created users (an integer)' },
+      'config.auto_provision.role_provision': { type: 'string', enum: ['true', 'false'], description: "take the role from the assertion's role attribute" },
+    },
+  },
+});
+
+/** Form bodies (routes that read an HTML form): the whole requestBody, or more content types beside a derived JSON one. */
+const FORM_BODIES: Record<string, { replace?: Json; add?: Record<string, Json> }> = {
+  'post /api/v2/sso-providers/saml': {
+    replace: { required: true, content: { 'multipart/form-data': samlForm(['name', 'metadata', 'config.auto_provision.enabled']) } },
+  },
+  'patch /api/v2/sso-providers/{sso_provider_id}': {
+    add: { 'multipart/form-data': samlForm([], 'for a SAML provider (an OIDC provider takes JSON)') },
+  },
+  'post /api/v2/sso/{slug}/callback': {
+    replace: {
+      required: true,
+      description: "the IdP's HTTP-POST binding",
+      content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', required: ['SAMLResponse'], properties: { SAMLResponse: { type: 'string', description: 'base64 SAML Response' } } } } },
+    },
+  },
+};
+
 const isErrorSchema = (response: Json) => {
   const schema = (response.content as Record<string, { schema?: { $ref?: string } }> | undefined)?.['application/json']?.schema;
   return schema?.$ref === '#/components/schemas/ErrorResponse';
@@ -174,6 +208,12 @@ export function finishOpenApi(doc: Json): Json {
       parameters.push(...(HEADERS[`${method} ${path}`] ?? []));
       const raw = RAW_BODIES[`${method} ${path}`];
       if (raw) op.requestBody = raw;
+      const form = FORM_BODIES[`${method} ${path}`];
+      if (form?.replace) op.requestBody = form.replace;
+      if (form?.add) {
+        const body = (op.requestBody ??= { content: {} }) as { content?: Record<string, Json> };
+        Object.assign((body.content ??= {}), form.add);
+      }
     }
   }
   return doc;

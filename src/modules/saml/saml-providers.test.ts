@@ -237,3 +237,13 @@ test('PATCH: one route for both types, each with its own body; audited as Update
   assert.equal(json.statusCode, 200, json.body);
   assert.equal(json.json().data.client_id, 'rotated');
 });
+
+test('OpenAPI: the SAML form (with the metadata file) and the ACS form are documented', async () => {
+  const spec = (await t.request({ method: 'GET', url: '/api/v2/spec' })).json();
+  const create = spec.paths['/api/v2/sso-providers/saml'].post.requestBody.content['multipart/form-data'].schema;
+  assert.deepEqual(create.required, ['name', 'metadata', 'config.auto_provision.enabled']);
+  assert.equal(create.properties.metadata.format, 'binary');
+  assert.ok(spec.paths['/api/v2/sso-providers/{sso_provider_id}'].patch.requestBody.content['multipart/form-data']);
+  assert.ok(spec.paths['/api/v2/sso-providers/{sso_provider_id}'].patch.requestBody.content['application/json']);
+  assert.deepEqual(spec.paths['/api/v2/sso/{slug}/callback'].post.requestBody.content['application/x-www-form-urlencoded'].schema.required, ['SAMLResponse']);
+});
