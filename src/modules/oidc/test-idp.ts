@@ -33,6 +33,9 @@ async function testSigningKey() {
 
 export async function startTestIdp(clientId: string, redirectUris: string[]): Promise<TestIdp> {
   const server: Server = createServer();
+  // Scent's fetches keep connections to the provider alive: a 5 s server-side idle close racing a reused
+  // connection (a slow machine between two steps of a sign-in) resets it. Keep them open for the test.
+  server.keepAliveTimeout = 120_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const idp: TestIdp = {
