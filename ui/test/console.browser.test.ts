@@ -497,6 +497,42 @@ test('administration: users and roles (where the server has the routes)', async 
   await users.getByRole('cell', { name: 'analyst1', exact: true }).waitFor({ state: 'detached' });
 });
 
+test('administration: features and configuration (where the server has the routes)', async () => {
+  await go('Administration');
+  const tab = page.getByRole('tab', { name: 'Features and configuration' });
+  if (!server.t.app.routeTable.some((r) => r.method === 'GET' && r.url === '/api/v2/features')) {
+    await page.getByRole('tab', { name: 'API tokens' }).waitFor();
+    assert.equal(await tab.count(), 0);
+    return;
+  }
+  await tab.click();
+  const flags = page.getByRole('table', { name: 'Feature flags' });
+  const tiering = flags.getByRole('row').filter({ hasText: 'tier_management_engine' });
+  await tiering.getByRole('cell', { name: 'on', exact: true }).waitFor();
+  // A user-updatable flag turns off and on again (confirmed first); the others are fixed.
+  page.once('dialog', (d) => d.accept());
+  await tiering.getByRole('button', { name: /^Turn off/ }).click();
+  await tiering.getByRole('cell', { name: 'off', exact: true }).waitFor();
+  page.once('dialog', (d) => d.accept());
+  await tiering.getByRole('button', { name: /^Turn on/ }).click();
+  await tiering.getByRole('cell', { name: 'on', exact: true }).waitFor();
+  // A parameter's value as JSON: not JSON is said before sending, the server's refusal in its words, then a good value.
+  const params = page.getByRole('table', { name: 'Configuration parameters' });
+  const expiry = params.getByRole('row').filter({ hasText: 'auth.password_expiration_window' });
+  await expiry.getByRole('button', { name: /^Edit/ }).click();
+  const value = expiry.getByLabel('Value of auth.password_expiration_window (JSON)');
+  await value.fill('{"duration": ');
+  await expiry.getByRole('button', { name: 'Save' }).click();
+  await expiry.getByRole('alert').filter({ hasText: /^Not JSON/ }).waitFor();
+  await value.fill('{"duration": "soon"}');
+  await expiry.getByRole('button', { name: 'Save' }).click();
+  await expiry.getByRole('alert').filter({ hasText: 'value.duration must be a positive ISO-8601 duration (e.g. P90D) (HTTP 400)' }).waitFor();
+  await value.fill('{"duration": "P60D"}');
+  await expiry.getByRole('button', { name: 'Save' }).click();
+  await expiry.getByRole('cell', { name: '{"duration":"P60D"}', exact: true }).waitFor();
+  await check('11c-admin-features-config');
+});
+
 test('session expiry and sign-out', async () => {
   // The session ends on the server (as when it expires or is revoked): the next call shows sign-in.
   await page.evaluate(async () => {

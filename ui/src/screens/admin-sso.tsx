@@ -120,7 +120,7 @@ function NewSaml({ onCreated }: { onCreated: () => void }) {
     <Section title="New SAML provider">
       <form key={formKey} class="form" onSubmit={submit} aria-label="New SAML provider">
         <Field label="SAML provider name"><input required value={name} onInput={(e) => setName(e.currentTarget.value)} /></Field>
-        <Field label="IdP metadata (XML file)" hint="Your identity provider's SAML metadata; it needs an SSO service with the HTTP-POST binding.">
+        <Field label="IdP metadata (XML file)" hint="Your identity provider's SAML metadata: its entity id, an SSO service with the HTTP-POST binding and a signing certificate.">
           <input required type="file" accept=".xml,application/xml,text/xml,application/samlmetadata+xml" onChange={(e) => setMetadata(e.currentTarget.files?.[0] ?? null)} />
         </Field>
         <label class="check"><input type="checkbox" checked={auto.enabled} onChange={(e) => setAuto({ ...auto, enabled: e.currentTarget.checked })} /> Create users on first sign-in</label>
