@@ -343,7 +343,7 @@ test('privilege zones: a Tier Zero selector, its members (markup shown as text),
 
 test('collection: a client, a schedule with its next occurrences before saving, jobs', async () => {
   await go('Collection');
-  await page.getByLabel('Name').fill('DC01 collector');
+  await page.getByRole('form', { name: 'New collection client' }).getByLabel('Name').fill('DC01 collector');
   await page.getByRole('button', { name: 'Create client' }).click();
   await page.getByRole('cell', { name: 'DC01 collector', exact: true }).waitFor();
   await check('07-collection-clients');
@@ -395,10 +395,11 @@ test('administration: an API token shown once; an OIDC provider created and dele
   await check('10-admin-token');
   await page.getByRole('button', { name: 'I have stored it' }).click();
   await page.getByRole('tab', { name: 'SSO providers' }).click();
-  await page.getByRole('form', { name: 'New OIDC provider' }).getByLabel('Name').fill('Console IdP');
-  await page.getByLabel('Issuer URL').fill('https://idp.example.test');
-  await page.getByLabel('Client id').fill('scent-console');
-  await page.getByRole('button', { name: 'Create provider' }).click();
+  const oidc = page.getByRole('form', { name: 'New OIDC provider' });
+  await oidc.getByLabel('Name').fill('Console IdP');
+  await oidc.getByLabel('Issuer URL').fill('https://idp.example.test');
+  await oidc.getByLabel('Client id').fill('scent-console');
+  await oidc.getByRole('button', { name: 'Create provider' }).click();
   await page.getByRole('cell', { name: 'Console IdP', exact: true }).waitFor();
   await check('11-admin-sso');
   // The sign-in page of a tab with no session offers it, from the public provider list.
