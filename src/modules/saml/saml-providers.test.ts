@@ -117,6 +117,25 @@ test('create: the metadata is checked now (entity id, POST SSO service, signing 
   assert.deepEqual(none, [], 'nothing half-written');
 });
 
+test('create: metadata as Entra ID publishes it (BOM, default namespace, signed document, WS-Fed role descriptors, repeated certificate)', async () => {
+  const cert = idp.keys.cert.replace(/-----[^-]+-----/g, '').replace(/\s+/g, '');
+  const entra = `\uFEFF<?xml version="1.0" encoding="utf-8"?><EntityDescriptor ID="_0b3b2a3c" entityID="https://sts.windows.net/7f1b0f5e-0000-4000-8000-000000000000/" xmlns="urn:oasis:names:tc:SAML:2.0:metadata">` +
+    `<Signature xmlns="http://www.w3.org/2000/09/xmldsig#"><SignedInfo><CanonicalizationMethod Algorithm="http://www.w3.org/2001/10/xml-exc-c14n#"/></SignedInfo><SignatureValue>AAAA</SignatureValue></Signature>` +
+    `<RoleDescriptor xsi:type="fed:SecurityTokenServiceType" protocolSupportEnumeration="http://docs.oasis-open.org/wsfed/federation/200706" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:fed="http://docs.oasis-open.org/wsfed/federation/200706">` +
+    `<KeyDescriptor use="signing"><KeyInfo xmlns="http://www.w3.org/2000/09/xmldsig#"><X509Data><X509Certificate>${cert}</X509Certificate></X509Data></KeyInfo></KeyDescriptor></RoleDescriptor>` +
+    `<IDPSSODescriptor protocolSupportEnumeration="urn:oasis:names:tc:SAML:2.0:protocol">` +
+    `<KeyDescriptor use="signing"><KeyInfo xmlns="http://www.w3.org/2000/09/xmldsig#"><X509Data><X509Certificate>${cert}</X509Certificate></X509Data></KeyInfo></KeyDescriptor>` +
+    `<KeyDescriptor use="signing"><KeyInfo xmlns="http://www.w3.org/2000/09/xmldsig#"><X509Data><X509Certificate>\n  ${cert.match(/.{1,76}/g)!.join('\n')}\n</X509Certificate></X509Data></KeyInfo></KeyDescriptor>` +
+    `<SingleLogoutService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect" Location="https://login.microsoftonline.com/7f1b0f5e-0000-4000-8000-000000000000/saml2"/>` +
+    `<SingleSignOnService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect" Location="https://login.microsoftonline.com/7f1b0f5e-0000-4000-8000-000000000000/saml2"/>` +
+    `<SingleSignOnService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST" Location="https://login.microsoftonline.com/7f1b0f5e-0000-4000-8000-000000000000/saml2"/>` +
+    `</IDPSSODescriptor></EntityDescriptor>`;
+  const res = await create(form('Entra Shaped', entra));
+  assert.equal(res.statusCode, 200, res.body);
+  assert.equal(res.json().data.idp_issuer_uri, 'https://sts.windows.net/7f1b0f5e-0000-4000-8000-000000000000/');
+  assert.equal(res.json().data.idp_sso_uri, 'https://login.microsoftonline.com/7f1b0f5e-0000-4000-8000-000000000000/saml2');
+});
+
 test('create: a taken name or slug is a 409; a JSON body is a 400; 401 and 403', async () => {
   assert.equal((await create(form('Shared Name'))).statusCode, 200);
   for (const name of ['Shared Name', 'shared-name']) {

@@ -15,7 +15,7 @@
  *   - its assertion id was never accepted before (on any instance).
  */
 import { randomUUID } from 'node:crypto';
-import { SAML, ValidateInResponseTo, generateServiceProviderMetadata, type CacheProvider, type Profile } from '@node-saml/node-saml';
+import { SAML, SamlStatusError, ValidateInResponseTo, generateServiceProviderMetadata, type CacheProvider, type Profile } from '@node-saml/node-saml';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/create-db.ts';
 import type { UserRow } from '../../db/database.ts';
@@ -145,6 +145,7 @@ function checkAddressing(response: Element, assertionXml: string, acs: string, e
 function failureOf(err: unknown): SamlFailure {
   if (err instanceof SamlFailure) return err;
   const message = err instanceof Error ? err.message : String(err);
+  if (err instanceof SamlStatusError) return new SamlFailure('provider_error', message); // the IdP refused (e.g. the user cancelled)
   if (/InResponseTo/.test(message)) return new SamlFailure('invalid_state', message);
   return new SamlFailure('saml_response_invalid', message);
 }

@@ -323,6 +323,15 @@ test('attack: XML with a DOCTYPE / entity declarations', async () => {
   await refused(await post('okta', Buffer.from(hostile).toString('base64')), 'saml_response_invalid', 'XML with a DOCTYPE or entity declarations is not accepted');
 });
 
+test('the IdP refuses the sign-in (a non-success status): provider_error', async () => {
+  const request = await begin('okta');
+  const xml = `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_denied" Version="2.0" ` +
+    `IssueInstant="${new Date().toISOString()}" Destination="${request.acs}" InResponseTo="${request.id}"><saml:Issuer>${idp.entityId}</saml:Issuer>` +
+    '<samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Responder"><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:AuthnFailed"/></samlp:StatusCode>' +
+    '<samlp:StatusMessage>User cancelled</samlp:StatusMessage></samlp:Status></samlp:Response>';
+  await refused(await post('okta', Buffer.from(xml).toString('base64')), 'provider_error', 'SAML provider returned Responder error: User cancelled');
+});
+
 test('failures never show a JSON page: no SAMLResponse, garbage, an unknown provider', async () => {
   await refused(await post('okta', ''), 'saml_response_invalid', 'no SAMLResponse in the form');
   await refused(await post('okta', Buffer.from('<not-saml/>').toString('base64')), 'saml_response_invalid', 'the SAMLResponse is not a SAML 2.0 Response');
