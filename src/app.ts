@@ -43,6 +43,7 @@ import { userSchemas } from './modules/users/users.schema.ts';
 import { userRoutes } from './modules/users/users.routes.ts';
 import { appConfigRoutes } from './modules/app-config/app-config.routes.ts';
 import { gatedBy } from './modules/app-config/feature-gate.ts';
+import { datapipeRoutes } from './modules/file-upload/datapipe.routes.ts';
 import { dataQualityRoutes } from './modules/data-quality/data-quality.routes.ts';
 import { dataQualitySchemas } from './modules/data-quality/data-quality.schema.ts';
 import { fileUploadRoutes, registerUploadBodies } from './modules/file-upload/file-upload.routes.ts';
@@ -69,6 +70,7 @@ const ROUTES: Route[] = [
   ...authRoutes,
   ...userRoutes,
   ...appConfigRoutes,
+  ...datapipeRoutes,
   ...ssoProviderRoutes,
   ...oidcRoutes,
   ...samlRoutes,
