@@ -97,7 +97,9 @@ export async function updateSamlRows(
 /** Remembers an AuthnRequest Scent sent (its ID), for `ttlSeconds`. */
 export async function saveRequest(db: Q, id: string, ssoProviderId: number, ttlSeconds: number): Promise<void> {
   const now = nowMicros();
-  await db.deleteFrom('saml_requests').where('expires_at', '<', now).execute(); // housekeeping
+  // Housekeeping of both tables here, at the start of a sign-in (outside the ACS transaction, whose locks stay narrow).
+  await db.deleteFrom('saml_requests').where('expires_at', '<', now).execute();
+  await db.deleteFrom('saml_used_assertions').where('expires_at', '<', now).execute();
   await db.insertInto('saml_requests')
     .values({ id, sso_provider_id: ssoProviderId, expires_at: now + ttlSeconds * 1_000_000, created_at: now, answered_at: null }).execute();
 }
@@ -120,7 +122,6 @@ export async function consumeRequest(db: Q, id: string, ssoProviderId: number): 
 /** Records an accepted assertion; false when it was accepted before (a replay), on any instance. */
 export async function recordAssertion(db: Q, issuer: string, assertionId: string, expiresAt: number): Promise<boolean> {
   const now = nowMicros();
-  await db.deleteFrom('saml_used_assertions').where('expires_at', '<', now).execute(); // housekeeping
   const row = await db.insertInto('saml_used_assertions')
     .values({ issuer, assertion_id: assertionId, expires_at: expiresAt, created_at: now })
     .onConflict((oc) => oc.columns(['issuer', 'assertion_id']).doNothing())

@@ -126,6 +126,15 @@ test('login: 302 to the IdP with an AuthnRequest signed by Scent (RSA-SHA256), r
   assert.equal(row.answered_at, null);
 });
 
+test('expired requests and used assertions are cleared when a sign-in starts', async () => {
+  const past = (Date.now() - 1000) * 1000;
+  await t.db.kysely.insertInto('saml_requests').values({ id: '_old-request', sso_provider_id: ids.okta.sso, expires_at: past, created_at: past, answered_at: null }).execute();
+  await t.db.kysely.insertInto('saml_used_assertions').values({ issuer: idp.entityId, assertion_id: '_old-assertion', expires_at: past, created_at: past }).execute();
+  await begin('okta');
+  assert.equal(await t.db.kysely.selectFrom('saml_requests').select('id').where('id', '=', '_old-request').executeTakeFirst(), undefined);
+  assert.equal(await t.db.kysely.selectFrom('saml_used_assertions').select('assertion_id').where('assertion_id', '=', '_old-assertion').executeTakeFirst(), undefined);
+});
+
 test('login: an IdP without HTTP-Redirect gets an auto-submitting HTTP-POST form', async () => {
   const res = await t.request({ method: 'GET', url: '/api/v2/sso/post-only/login' });
   assert.equal(res.statusCode, 200);
