@@ -4,7 +4,7 @@
  * form) is fetched as a graph and added to what is drawn. Double-click or Enter on the canvas expands
  * the selected node; "Open" shows it in the node panel.
  */
-import { useEffect, useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { GraphCanvas } from './graph-canvas.tsx';
 import { merge, type GraphModel, type ModelNode } from './graph-model.ts';
 import { ErrorText, Link, valueText } from './ui.tsx';
@@ -25,15 +25,17 @@ function defaultList(node: ModelNode, preferred?: string): string | undefined {
 
 export function GraphExplorer({ graph, label, preferredList }: { graph: GraphModel; label: string; preferredList?: string }) {
   const { params } = useRoute();
-  const [model, setModel] = useState(graph);
-  const [status, setStatus] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  // What has been drawn from this graph answer (expansions added, the last one's outcome); a new answer starts afresh.
+  type Grown = { from: GraphModel; model: GraphModel; status: string | null; error: string | null };
+  const [grown, setGrown] = useState<Grown>({ from: graph, model: graph, status: null, error: null });
+  const { model, status, error } = grown.from === graph ? grown : { model: graph, status: null, error: null };
   const [busy, setBusy] = useState(false);
-  const [list, setList] = useState<string | undefined>(undefined);
-  useEffect(() => (setModel(graph), setStatus(null), setError(null)), [graph]);
+  const latest = useRef(graph);
+  latest.current = graph;
+  // The list chosen to expand with, for the node it was chosen for (another node starts from its default).
+  const [choice, setChoice] = useState<{ node: string; list: string } | null>(null);
   const node = params.get('node') ?? undefined;
   const chosen = model.nodes.find((n) => n.id === node);
-  useEffect(() => setList(undefined), [node]);
 
   const expand = async (id: string, with_?: string) => {
     const n = model.nodes.find((x) => x.id === id);
@@ -41,23 +43,23 @@ export function GraphExplorer({ graph, label, preferredList }: { graph: GraphMod
     if (!n || !path || !n.objectId || busy) return;
     const type = typeOfKind(n.kind, n.kinds);
     const what = ALL_TYPES[type].lists.find((l) => l.path === path)?.label ?? path;
+    const from = graph;
+    // An answer that arrives after the graph was replaced is dropped.
+    const set = (next: Omit<Grown, 'from'>) => latest.current === from && setGrown({ from, ...next });
     setBusy(true);
-    setError(null);
-    setStatus(`Expanding ${n.label}…`);
+    set({ model, status: `Expanding ${n.label}…`, error: null });
     try {
       const { model: next, added } = merge(model, await relatedGraph(type, n.objectId, path));
-      setModel(next);
-      setStatus(`${what} of ${n.label}: ${added === 0 ? 'nothing new' : `${added} node${added === 1 ? '' : 's'} added`}.`);
+      set({ model: next, status: `${what} of ${n.label}: ${added === 0 ? 'nothing new' : `${added} node${added === 1 ? '' : 's'} added`}.`, error: null });
     } catch (err) {
-      setStatus(null);
-      setError(`${what} of ${n.label}: ${describe(err)}`);
+      set({ model, status: null, error: `${what} of ${n.label}: ${describe(err)}` });
     } finally {
       setBusy(false);
     }
   };
 
   const lists = chosen ? expansions(chosen) : [];
-  const current = chosen ? list ?? defaultList(chosen, preferredList) : undefined;
+  const current = chosen ? (choice?.node === chosen.id ? choice.list : defaultList(chosen, preferredList)) : undefined;
   return (
     <div class="graph-layout">
       <GraphCanvas graph={model} selected={node} label={label} onSelect={(id) => setParams({ node: id })} onExpand={(id) => expand(id)} />
@@ -78,7 +80,7 @@ export function GraphExplorer({ graph, label, preferredList }: { graph: GraphMod
               <form class="expand" aria-label="Expand the selected node" onSubmit={(e) => (e.preventDefault(), expand(chosen.id, current))}>
                 <label class="field">
                   <span class="field-label">Expand with</span>
-                  <select value={current} onChange={(e) => setList(e.currentTarget.value)}>
+                  <select value={current} onChange={(e) => setChoice({ node: chosen.id, list: e.currentTarget.value })}>
                     {lists.map((l) => <option value={l.path}>{l.label}</option>)}
                   </select>
                 </label>
