@@ -248,6 +248,9 @@ test('BHEAPIClient against Scent: asset group tags, selectors, members', async (
     params: { environments: undefined, primary_kind: undefined, skip: 0, limit: 10, sort_by: 'name' }, paramsSerializer: { indexes: null },
   }), 200, paginated({ members: [Member] }));
   assert.ok(selected.data.data.members.length > 1, 'the group and its members');
+  await call('getAssetGroupTagRuleMembersCount', api.get(`/api/v2/asset-group-tags/${tagId}/selectors/${ruleId}/members/counts`, {
+    params: { environments: [DOMAIN] }, paramsSerializer: { indexes: null },
+  }), 200, basic({ total_count: 'integer', counts: 'object' }));
   await call('getAssetGroupTagSelectors (counts)', api.get(`/api/v2/asset-group-tags/${tagId}/selectors`, { params: { counts: true }, paramsSerializer: { indexes: null } }), 200,
     paginated({ selectors: [{ ...Selector, counts: { members: 'integer' } }] }));
   await call('deleteAssetGroupTagSelector', api.delete(`/api/v2/asset-group-tags/${tagId}/selectors/${ruleId}`), 204);

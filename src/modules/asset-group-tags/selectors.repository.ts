@@ -195,3 +195,12 @@ export async function selectedPage(db: K, tagId: number, selectorId: number, par
     selectorMembersQuery, parsed), parsed).execute();
   return { count: Number(total.n), rows: rows as SelectedRow[] };
 }
+
+/** The members a selector selected, per primary kind (the `environments` domain SIDs / tenant ids when given). */
+export async function selectedCounts(db: K, tagId: number, selectorId: number, envs?: string[]) {
+  let base = db.selectFrom('asset_group_tag_selector_nodes as sn')
+    .innerJoin('asset_group_tag_members as m', (j) => j.on('m.tag_id', '=', tagId).onRef('m.node_id', '=', 'sn.node_id'))
+    .where('sn.selector_id', '=', selectorId);
+  if (envs) base = base.where('m.environment_id', 'in', envs);
+  return base.select(['m.primary_kind', (eb) => eb.fn.countAll<number>().as('count')]).groupBy('m.primary_kind').orderBy('m.primary_kind').execute();
+}

@@ -10,7 +10,7 @@ import { JSON_TYPE } from '../../http/json-body.ts';
 import { environmentsOf } from './members.repository.ts';
 import { memberJson } from './members.routes.ts';
 import {
-  seedsOf, selectedPage, selectorMemberCounts, selectorMembersQuery, selectorPage, selectorsQuery,
+  seedsOf, selectedCounts, selectedPage, selectorMemberCounts, selectorMembersQuery, selectorPage, selectorsQuery,
 } from './selectors.repository.ts';
 import { CreateSelectorBody, SelectorSchema, UpdateSelectorBody, toWireSelector } from './selectors.schema.ts';
 import { createSelector, patchSelector, removeSelector, requireSelector, SelectorMessages } from './selectors.service.ts';
@@ -25,6 +25,7 @@ const selectorParams = Type.Object({ asset_group_tag_id: Id, selector_id: Id });
 type TagP = { Params: { asset_group_tag_id: number } };
 type SelectorP = { Params: { asset_group_tag_id: number; selector_id: number } };
 const none = defineQuery({});
+const countsQuery = defineQuery({ params: { environments: { type: 'string[]', description: 'environment ids (domain SID or tenant id); repeatable' } } });
 const readAccess = { permissions: ['graphdb/Read' as const] };
 const write = (action: AuditAction) => ({ access: { permissions: ['graphdb/Write' as const] }, query: none, audit: { action } });
 const tags = ['asset-group-tags'];
@@ -125,6 +126,28 @@ export const selectorRoutes = [
       const members = rows.map((r) => memberJson(r, tagId)).join(',');
       return reply.type(JSON_TYPE)
         .send(`{"count":${count},"skip":${parsed.skip},"limit":${parsed.limit},"data":{"members":[${members}]}}`);
+    },
+  }),
+  route<SelectorP>({
+    method: 'GET',
+    url: '/api/v2/asset-group-tags/:asset_group_tag_id/selectors/:selector_id/members/counts',
+    config: { access: readAccess, query: countsQuery, cache: { reads: [...TAG_TABLES, 'nodes'] } },
+    schema: {
+      tags, summary: 'The members a selector selected, per primary kind (as GET …/members/counts for the tag)', params: selectorParams,
+      response: {
+        200: DataEnvelope(Type.Object({ total_count: Type.Integer(), counts: Type.Record(Type.String(), Type.Integer()) })),
+        ...errorResponses(400, 401, 403, 404, 409),
+      },
+    },
+    handler: async (request) => {
+      const { db } = request.server;
+      const { asset_group_tag_id: tagId, selector_id: selectorId } = request.params;
+      const { selector } = await requireSelector(db, tagId, selectorId);
+      if (selector.disabled_at !== null) throw new ApiError(409, SelectorMessages.disabled);
+      const rows = await selectedCounts(db.kysely, tagId, selectorId, environmentsOf(request.parsedQuery));
+      const counts: Record<string, number> = {};
+      for (const r of rows) counts[r.primary_kind] = Number(r.count);
+      return { data: { total_count: rows.reduce((n, r) => n + Number(r.count), 0), counts } };
     },
   }),
 ];

@@ -84,6 +84,21 @@ test('selector members: what each selector selected, with its own source', async
     { status: 400, messages: ['the specified column cannot be filtered: name'] });
 });
 
+test('selector member counts: per primary kind, environments filter, the tag\'s own counts as the union', async () => {
+  const counts = async (url: string) => (await req('GET', url, undefined, reader)).json();
+  assert.deepEqual(await counts(`/${tag}/selectors/${admins.id}/members/counts`), { data: { total_count: 4, counts: { Group: 2, User: 2 } } });
+  assert.deepEqual(await counts(`/${tag}/selectors/${bob.id}/members/counts`), { data: { total_count: 2, counts: { Computer: 1, User: 1 } } });
+  assert.deepEqual(await counts(`/${tag}/selectors/${bob.id}/members/counts?environments=${ENV2}`), { data: { total_count: 1, counts: { Computer: 1 } } });
+  assert.deepEqual(await counts(`/${tag}/selectors/${bob.id}/members/counts?environments=${ENV}&environments=${ENV2}`),
+    { data: { total_count: 2, counts: { Computer: 1, User: 1 } } });
+  assert.deepEqual(errorOf(await req('GET', `/${tag}/selectors/999/members/counts`, undefined, reader)), { status: 404, messages: ['resource not found'] });
+  assert.deepEqual(errorOf(await req('GET', `/${tag}/selectors/x/members/counts`, undefined, reader)), { status: 400, messages: ['id is malformed'] });
+  assert.deepEqual(errorOf(await req('GET', `/${tag}/selectors/${bob.id}/members/counts?kind=User`, undefined, reader)),
+    { status: 400, messages: ['the specified column cannot be filtered: kind'] });
+  const uploader = (await t.login('Upload-Only')).token;
+  assert.deepEqual(errorOf(await req('GET', `/${tag}/selectors/${bob.id}/members/counts`, undefined, uploader)), { status: 403, messages: ['not authorized'] });
+});
+
 test('member info: the member with its properties and the selectors that selected it', async () => {
   const res = await req('GET', `/${tag}/members/${ids.get('U2')}`, undefined, reader);
   assert.equal(res.statusCode, 200);
