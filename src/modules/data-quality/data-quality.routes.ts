@@ -75,7 +75,7 @@ async function platformPage(db: Db, table: RecordTable, parsed: ParsedQuery, raw
   const clocked = parsed.params.end === undefined;
   const window = parsed.params.start === undefined ? THIRTY_DAYS : null;
   // From the table's records in memory (records.index.ts) when it can, else from the database.
-  const fromMemory = await recordsPage(db, table, parsed, range, window, clocked);
+  const fromMemory = await recordsPage(db, table, parsed, range, window, clocked, keepMb * 1024 * 1024);
   let rest: Buffer;
   let stableUntil: number;
   if (fromMemory) {

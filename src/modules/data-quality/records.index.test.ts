@@ -13,6 +13,7 @@ import { toRfc3339 } from '../../db/time.ts';
 import { listRecords } from './data-quality.repository.ts';
 import { statsQuery, timeRange } from './data-quality.routes.ts';
 import { toWireRecord } from './data-quality.schema.ts';
+import { recordsPage } from './records.index.ts';
 
 let t: TestApp;
 let token: string;
@@ -94,4 +95,16 @@ test('a record written between two requests is in the next page', async () => {
   const now = await answer(query);
   assert.deepEqual(now, await expected(query));
   assert.equal((now.data as Array<{ users: number }>)[0].users, 99);
+});
+
+test('the records are kept only within the memory share of kept answers (--response-cache-mb): else the database answers', async () => {
+  const parsed = parseQuery(statsQuery, { start: at(-5), end: at(100) });
+  const range = timeRange(parsed);
+  // 60 rendered records are several kilobytes: over a 1 kB share they are not kept; 0 keeps nothing.
+  assert.equal(await recordsPage(t.db, 'ad_data_quality_aggregations', parsed, range, null, false, 1024), null);
+  assert.equal(await recordsPage(t.db, 'ad_data_quality_aggregations', parsed, range, null, false, 0), null);
+  const kept = await recordsPage(t.db, 'ad_data_quality_aggregations', parsed, range, null, false, 16 * 1024 * 1024);
+  assert.ok(kept);
+  const { data } = await expected({ start: at(-5), end: at(100) }) as { data: unknown[] };
+  assert.equal(JSON.parse(`{${Buffer.concat(kept.parts).toString()}`).data.length, data.length);
 });

@@ -5,6 +5,9 @@
  * reading and rendering up to 1,000 rows per distinct range. Only the default order (created_at, either direction;
  * ties by id ascending, as the statement's tie-breaker) is served here; other sorts, tables over MAX_RECORDS rows
  * and moments when versions are not usable go to the database (data-quality.repository.ts).
+ * The records' bytes count against the memory the operator gives kept answers (`--response-cache-mb`): a table whose
+ * rendered records exceed that share is read from the database (remembered until the table changes), and with
+ * `--response-cache-mb 0` nothing is kept at all.
  */
 import type { Db } from '../../db/create-db.ts';
 import type { ParsedQuery } from '../../http/query/index.ts';
@@ -30,12 +33,15 @@ interface Records {
   positionOf: Int32Array;
 }
 
-const held = new WeakMap<Db, Map<RecordTable, Records | Promise<Records | null>>>();
+/** A table too large for the memory share at a data version: read from the database until it changes. */
+interface TooLarge { stamp: string; tooLarge: true }
 
-async function load(db: Db, table: RecordTable, stamp: string): Promise<Records | null> {
+const held = new WeakMap<Db, Map<RecordTable, Records | TooLarge | Promise<Records | TooLarge | null>>>();
+
+async function load(db: Db, table: RecordTable, stamp: string, maxBytes: number): Promise<Records | TooLarge | null> {
   const k = db.kysely as unknown as import('kysely').Kysely<Record<string, { id: number; created_at: number }>>;
   const n = Number((await k.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-  if (n > MAX_RECORDS) return null;
+  if (n > MAX_RECORDS) return { stamp, tooLarge: true };
   const rows = (await k.selectFrom(table).selectAll().orderBy('created_at').orderBy('id').execute()) as Array<Record<string, unknown>>;
   if (db.versions.snapshot([table]) !== stamp) return null;
   const at = Float64Array.from(rows, (r) => Number(r.created_at));
@@ -52,33 +58,39 @@ async function load(db: Db, table: RecordTable, stamp: string): Promise<Records 
   const to = new Float64Array(order.length);
   const positionOf = new Int32Array(order.length);
   let offset = 0;
+  let tooLarge = false;
   order.forEach((i, k) => {
+    if (tooLarge) return;
     const json = Buffer.from(JSON.stringify(toWireRecord(rows[i])));
     if (k > 0) {
       parts.push(COMMA);
       offset += 1;
     }
     parts.push(json);
+    if (offset + json.length > maxBytes) tooLarge = true;
     from[k] = offset;
     offset += json.length;
     to[k] = offset;
     positionOf[i] = k;
   });
+  if (tooLarge) return { stamp, tooLarge: true };
   return { stamp, at, newestFirst: Buffer.concat(parts), from, to, positionOf };
 }
 
-async function recordsOf(db: Db, table: RecordTable): Promise<Records | null> {
-  if (!db.versions.usable()) return null;
+async function recordsOf(db: Db, table: RecordTable, maxBytes: number): Promise<Records | TooLarge | null> {
+  if (maxBytes <= 0 || !db.versions.usable()) return null;
   const stamp = db.versions.snapshot([table]);
   let perDb = held.get(db);
   if (!perDb) held.set(db, (perDb = new Map()));
   const current = perDb.get(table);
-  if (current && !(current instanceof Promise) && current.stamp === stamp) return current;
+  if (current && !(current instanceof Promise) && current.stamp === stamp) {
+    return 'tooLarge' in current || current.newestFirst.length <= maxBytes ? current : null;
+  }
   if (current instanceof Promise) {
     const ready = await current;
     if (ready && ready.stamp === db.versions.snapshot([table])) return ready;
   }
-  const building = load(db, table, stamp);
+  const building = load(db, table, stamp, maxBytes);
   perDb.set(table, building);
   const built = await building;
   if (perDb.get(table) === building) {
@@ -107,11 +119,12 @@ function lowerBound(at: Float64Array, t: number): number {
  */
 export async function recordsPage(
   db: Db, table: RecordTable, parsed: ParsedQuery, range: { start: number; end: number }, window: number | null, clocked: boolean,
+  maxBytes: number,
 ): Promise<{ parts: Buffer[]; length: number; stableUntil: number } | null> {
   const terms = parsed.sort.filter((t, i) => parsed.sort.findIndex((u) => u.name === t.name) === i);
   if (terms.length !== 1 || terms[0].name !== 'created_at') return null;
-  const r = await recordsOf(db, table);
-  if (!r) return null;
+  const r = await recordsOf(db, table, maxBytes);
+  if (!r || 'tooLarge' in r) return null;
   const lo = lowerBound(r.at, range.start);
   const hi = Math.max(lo, lowerBound(r.at, range.end));
   const count = hi - lo;
