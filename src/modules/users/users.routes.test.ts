@@ -288,3 +288,17 @@ test('roles and permissions (JS client getRoles / permissionList): lists, filter
   const upload = await c.login('Upload-Only');
   assert.deepEqual(axiosErrorOf(await c.http(upload.token).get('/api/v2/roles')), { status: 403, messages: ['not authorized'] });
 });
+
+test('users minimal (the JS client\'s listUsersMinimal, for sharing saved queries): enabled users, names and e-mail only', async () => {
+  const shown = await createVia({ principal: 'minimal-shown', first_name: 'Min', email_address: 'minimal@example.test' });
+  const hidden = await createVia({ principal: 'minimal-hidden', email_address: 'minimal-hidden@example.test' });
+  await call('PATCH', `/api/v2/bloodhound-users/${hidden.id}`, { is_disabled: true });
+  const res = await c.http(admin).get('/api/v2/bloodhound-users-minimal?email_address=~eq:minimal');
+  assertShape(res.data, { data: { users: [{ id: 'uuid', first_name: 'string|null', last_name: 'string|null', email_address: 'string|null' }] } });
+  assert.deepEqual(res.data.data.users, [{ id: shown.id, email_address: 'minimal@example.test', first_name: 'Min', last_name: '' }]);
+  assert.deepEqual(axiosErrorOf(await c.http(admin).get('/api/v2/bloodhound-users-minimal?principal_name=x')), {
+    status: 400, messages: ['the specified column cannot be filtered: principal_name'],
+  });
+  const { token } = await c.login('User');
+  assert.deepEqual(axiosErrorOf(await c.http(token).get('/api/v2/bloodhound-users-minimal')), { status: 403, messages: ['not authorized'] });
+});

@@ -65,6 +65,17 @@ const usersQuery = defineQuery({
   defaultSort: [{ column: 'principal_name' }],
   tieBreaker: 'users.id',
 });
+const minimalQuery = defineQuery({
+  filters: {
+    id: { kind: 'uuid', column: 'users.id' },
+    first_name: { kind: 'string', column: 'users.first_name' },
+    last_name: { kind: 'string', column: 'users.last_name' },
+    email_address: { kind: 'string', column: 'users.email_address' },
+  },
+  sortable: { id: 'users.id', first_name: 'users.first_name', last_name: 'users.last_name', email_address: 'users.email_address' },
+  defaultSort: [{ column: 'email_address' }],
+  tieBreaker: 'users.id',
+});
 const rolesQuery = defineQuery({
   filters: {
     id: { kind: 'integer', column: 'roles.id' },
@@ -121,6 +132,28 @@ export const userRoutes = [
       const db = request.server.db.kysely;
       const qb = applySort(applyFilters(db.selectFrom('users').selectAll('users'), usersQuery, request.parsedQuery), usersQuery, request.parsedQuery);
       return { data: { users: await hydrateUsers(db, await qb.execute()) } };
+    },
+  }),
+  route({
+    method: 'GET',
+    url: '/api/v2/bloodhound-users-minimal',
+    config: { access: { permissions: ['auth/ReadUsers'] }, query: minimalQuery },
+    schema: {
+      tags: ['users'],
+      summary: 'Enabled users with names and e-mail only (who a saved query can be shared with), as BloodHound',
+      response: {
+        200: DataEnvelope(Type.Object({ users: Type.Array(Type.Object({
+          id: Type.String({ format: 'uuid' }), email_address: Type.String(), first_name: Type.String(), last_name: Type.String(),
+        })) })),
+        ...errorResponses(400, 401, 403),
+      },
+    },
+    handler: async (request) => {
+      const db = request.server.db.kysely;
+      const base = db.selectFrom('users').select(['users.id', 'users.email_address', 'users.first_name', 'users.last_name']).where('users.is_disabled', '=', 0);
+      const rows = await applySort(applyFilters(base, minimalQuery, request.parsedQuery), minimalQuery, request.parsedQuery).execute();
+      // BloodHound writes absent names as "" here (plain strings, not the User resource's wrappers).
+      return { data: { users: rows.map((u) => ({ id: u.id, email_address: u.email_address ?? '', first_name: u.first_name ?? '', last_name: u.last_name ?? '' })) } };
     },
   }),
   route<{ Body: Static<typeof CreateUserBody> }>({
