@@ -10,6 +10,7 @@
  * Writes bench/results/<date>-<database>-<scale>-cypher.md.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { buildApp } from '../src/app.ts';
 import { issueSession } from '../src/auth/sessions.ts';
 import { testConfig } from '../src/config.ts';
@@ -95,6 +96,7 @@ export async function run(args: string[]): Promise<void> {
       `# Cypher bench: ${database}, ${scale} (${manifest.shape.nodes} nodes, ${manifest.shape.edges} edges), ${new Date().toISOString()}`,
       '',
       `Command: \`npm run bench -- cypher --database ${database} --scale ${scale} --runs ${runs} --paths ${pathRuns}\``,
+      `Load average at the end: ${loadavg().map((x) => x.toFixed(2)).join(' ')}`,
       '',
       `Query Library, ${rows.length} Active Directory queries x ${runs} runs: median of the per-query medians ${quantile(medians, 0.5).toFixed(1)} ms, ` +
         `p95 ${quantile(medians, 0.95).toFixed(1)} ms, max ${medians[medians.length - 1].toFixed(1)} ms; statuses ${JSON.stringify(byStatus)}; ` +
