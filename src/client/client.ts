@@ -307,6 +307,18 @@ export class ScentClient {
   async cancelJob(jobId: number): Promise<ClientJob> {
     return (await this.request<{ data: ClientJob }>('PUT', `/api/v2/jobs/${jobId}/cancel`)).data;
   }
+  /** Every client's finished jobs (complete, canceled, timed out, failed, partially complete), newest end first. */
+  listFinishedJobs(query?: Query): Promise<Page<ClientJob[]>> {
+    return this.request('GET', '/api/v2/jobs/finished', { query });
+  }
+  /** One client's finished jobs. */
+  listClientCompletedJobs(clientId: string, query?: Query): Promise<Page<ClientJob[]>> {
+    return this.request('GET', `/api/v2/clients/${encodeURIComponent(clientId)}/completed-jobs`, { query });
+  }
+  /** The log the client sent when it ended the job ('' when none). */
+  async getJobLog(jobId: number): Promise<string> {
+    return (await this.request<{ data: { log: string } }>('GET', `/api/v2/jobs/${jobId}/log`)).data.log;
+  }
 
   #xhrUpload(url: URL, body: Blob | Uint8Array | string, o: { fileName: string; contentType: string; onProgress: (sent: number, total: number) => void }): Promise<void> {
     return new Promise((resolve, reject) => {

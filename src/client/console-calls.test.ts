@@ -77,3 +77,15 @@ test('Azure entities: a node with its counts, a related list paged and as a flat
   assert.deepEqual(entries.filter(([k]) => !k.startsWith('rel_')).map(([, n]) => (n as { data: { objectid: string } }).data.objectid).sort(), [ann, admins].sort());
   await assert.rejects(client.getAzureEntity('users', 'NO-SUCH-NODE'), (err: { status: number }) => err.status === 404);
 });
+
+test('collection: finished jobs, a client\'s completed jobs and a job\'s log through the package', async () => {
+  const bearer = new ScentClient({ baseUrl: base, credentials: { bearer: admin.token } });
+  const client = await bearer.createClient({ name: 'package-collector', type: 'sharphound' });
+  const job = (await t.request({ method: 'POST', url: `/api/v2/clients/${client.id}/jobs`, token: admin.token, body: {} })).json().data;
+  await bearer.cancelJob(job.id);
+  assert.deepEqual((await bearer.listFinishedJobs({ client_id: client.id })).data.map((j) => [j.id, j.status]), [[job.id, 3]]);
+  const completed = await bearer.listClientCompletedJobs(client.id, { limit: 1 });
+  assert.deepEqual([completed.count, completed.limit, completed.data[0].event_title], [1, 1, '']);
+  assert.equal(await bearer.getJobLog(job.id), '');
+  await assert.rejects(bearer.getJobLog(999999), (err: { status: number }) => err.status === 404);
+});
