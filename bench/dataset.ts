@@ -1,7 +1,8 @@
 /**
  * The benchmark dataset, one per (database, scale), built once and reused:
  *   SQLite      bench/.data/sqlite-<scale>.sqlite
- *   PostgreSQL  database scent_bench_<scale> on postgres://postgres@127.0.0.1:5432 (created here)
+ *   PostgreSQL  database scent_bench_<scale> on postgres://postgres@127.0.0.1:5432 (created here; SCENT_BENCH_PG_DATABASE=NAME:
+ *               NAME_<scale> instead, for checkouts that share one PostgreSQL server)
  * with a manifest bench/.data/<database>-<scale>.json (shape, build time, client ids) telling a later
  * run that the dataset is complete. Contents (large / small):
  *   graph        1,000,000 / 50,000 nodes, 5,000,000 / 250,000 edges (bench/graph-generate.ts layout:
@@ -42,6 +43,8 @@ export const SHAPES: Record<ScaleName, Shape> = {
 
 export const PG_ADMIN_URL = process.env.SCENT_BENCH_PG ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 export const DATA_DIR = new URL('./.data/', import.meta.url).pathname;
+/** PostgreSQL datasets are databases <prefix>_<scale>: several checkouts on one server each set their own prefix. */
+const PG_DATABASE = process.env.SCENT_BENCH_PG_DATABASE ?? 'scent_bench';
 const MANIFEST_VERSION = 2;
 /** Data-quality records are dated relative to the build; the endpoint's default range is the last 30 days. */
 const MAX_AGE_DAYS = 14;
@@ -87,11 +90,12 @@ export async function ensureDataset(database: Database, scale: ScaleName, rebuil
   if (!rebuild && existsSync(path)) {
     const m = JSON.parse(readFileSync(path, 'utf8')) as Manifest;
     const ageDays = (Date.now() - Date.parse(m.builtAt)) / 86_400_000;
-    if (m.version === MANIFEST_VERSION && JSON.stringify(m.shape) === JSON.stringify(SHAPES[scale]) && ageDays < MAX_AGE_DAYS) {
+    const place = database === 'postgres' ? pgUrl(`${PG_DATABASE}_${scale}`) : m.url;
+    if (m.version === MANIFEST_VERSION && JSON.stringify(m.shape) === JSON.stringify(SHAPES[scale]) && ageDays < MAX_AGE_DAYS && m.url === place) {
       log(`dataset: reusing ${database}/${scale} built ${m.builtAt} (${m.url})`);
       return m;
     }
-    log(`dataset: ${database}/${scale} is stale (version, shape or older than ${MAX_AGE_DAYS} days): rebuilding`);
+    log(`dataset: ${database}/${scale} is stale (version, shape, place or older than ${MAX_AGE_DAYS} days): rebuilding`);
   }
   rmSync(path, { force: true });
   const shape = SHAPES[scale];
@@ -104,7 +108,7 @@ export async function ensureDataset(database: Database, scale: ScaleName, rebuil
     log(`dataset: generating the graph into ${file}`);
     await generateGraph(file, { nodes: shape.nodes, tagMembers: shape.tagMembers, controllers: shape.controllers, noise: shape.edges - shape.tagMembers - shape.controllers }, log);
   } else {
-    const name = `scent_bench_${scale}`;
+    const name = `${PG_DATABASE}_${scale}`;
     await recreatePgDatabase(name);
     url = pgUrl(name);
     log(`dataset: generating the graph into PostgreSQL database ${name}`);
