@@ -18,7 +18,7 @@ import { FeaturesAndConfig } from './admin-config.tsx';
 interface Tab { id: string; label: string; permission: string; component: () => JSX.Element; probe?: () => Promise<unknown> }
 
 const TABS: Tab[] = [
-  { id: 'users', label: 'Users and roles', permission: 'auth/ManageUsers', component: UsersAndRoles, probe: () => api.request('GET', '/api/v2/roles', { query: { limit: 1 } }) },
+  { id: 'users', label: 'Users and roles', permission: 'auth/ManageUsers', component: UsersAndRoles, probe: () => api.request('GET', '/api/v2/roles') },
   { id: 'tokens', label: 'API tokens', permission: 'auth/CreateToken', component: ApiTokens },
   { id: 'sso', label: 'SSO providers', permission: 'auth/ManageProviders', component: SsoProviders },
   { id: 'audit', label: 'Audit log', permission: 'audit_log/Read', component: AuditLogs, probe: () => api.listAuditLogs({ limit: 1 }) },
