@@ -1,4 +1,3 @@
-import { drawAdcsLinks } from '../graph/ingest/adcs-links.ts';
 import { ingestFiles, type FileOutcome } from '../graph/ingest/ingest.service.ts';
 import { analyzeGraph } from '../modules/data-quality/analysis.service.ts';
 import { UsageError, type Command } from './command.ts';
@@ -56,10 +55,11 @@ export const importCommand: Command = {
         return 1;
       }
       const analysisStart = performance.now();
-      await drawAdcsLinks(db.kysely);
       const analysis = await analyzeGraph(db);
       const analysisSeconds = (performance.now() - analysisStart) / 1000;
-      process.stdout.write(`${summary}analysis ${analysisSeconds.toFixed(1)} s, data-quality run ${analysis.runId}\n`);
+      const derived = Object.values(analysis.postProcessing.edges).reduce((a, b) => a + b, 0);
+      process.stdout.write(`${summary}analysis ${analysisSeconds.toFixed(1)} s (post-processing ` +
+        `${analysis.postProcessing.seconds.toFixed(1)} s: ${derived} derived edges), data-quality run ${analysis.runId}\n`);
       return failed ? 1 : 0;
     } finally {
       await db.close();

@@ -16,6 +16,7 @@ import * as m0015 from './0015-feature-flags-parameters.ts';
 import * as m0020 from './0020-asset-group-tag-fields.ts';
 import * as m0021 from './0021-collection-client-fields.ts';
 import * as m0022 from './0022-data-quality-counters.ts';
+import * as m0030 from './0030-default-tier-zero-selectors.ts';
 import * as m0040 from './0040-graph-changes.ts';
 import * as m0041 from './0041-node-search.ts';
 import * as m0042 from './0042-search-names-only.ts';
@@ -42,6 +43,7 @@ export const migrations: Record<string, Migration> = {
   '0020-asset-group-tag-fields': m0020,
   '0021-collection-client-fields': m0021,
   '0022-data-quality-counters': m0022,
+  '0030-default-tier-zero-selectors': m0030,
   '0040-graph-changes': m0040,
   '0041-node-search': m0041,
   '0042-search-names-only': m0042,

@@ -1,9 +1,9 @@
 /**
  * Materialised tag membership. A tag's members are re-derived as a whole from its selectors:
  *   seed   (source 1) the nodes whose objectid a selector names, or that its Cypher seeds return (src/cypher/selectors.ts);
- *   child  (source 2) their descendants: group members (MemberOf, member → group) and the contents of
- *                     OUs / containers / domains (Contains, container → child), transitively, mixed;
- *   parent (source 3) their ancestors: the groups they belong to and the containers holding them.
+ *   child  (source 2) their descendants: group members and the contents of OUs / containers, transitively;
+ *   parent (source 3) the OUs, GPOs and (for objects whose ACL inherits) containers above them
+ *                     (BloodHound's rules: insertSelectorNodes below).
  * A selector's expansion picks which: 0 none, 1 all, 2 child, 3 parent. What each enabled selector
  * selected is kept per selector (asset_group_tag_selector_nodes, the lowest source per node; a
  * disabled selector selects nothing); a tag's members are the union over its selectors, a node
@@ -52,11 +52,21 @@ export async function refreshTagMembership(db: Db, tagId: number): Promise<void>
 }
 
 /**
- * One statement: per enabled selector, its seeds, their descendants and their ancestors (each a
- * recursive CTE whose one recursive term follows MemberOf or Contains through the (end, kind, start) /
- * (start, kind, end) indexes), merged to the lowest source per (selector, node).
+ * One statement: per enabled selector, its seeds, their descendants and their ancestors, as
+ * BloodHound's asset group tagging expands them (cmd/api/src/daemons/datapipe/agt.go):
+ *   child   a Group's members (MemberOf inbound), an OU's or Container's contents (Contains outbound),
+ *           transitively, each found node expanded by its own kind; AZGroup members (AZMemberOf), the
+ *           contents of AZ management groups / subscriptions / resource groups (AZContains), an AZRole's
+ *           holders (AZHasRole / AZRoleEligible). Only Base / AZBase nodes are expanded.
+ *   parent  of the seeds (expansion parent) or of the seeds and children (expansion all): the OUs that
+ *           contain the node through a chain of OUs (Contains inbound), the GPOs linked (GPLink) to the
+ *           node or one of those OUs, and, when the node's `isaclprotected` is false, the Containers
+ *           that contain it through a chain of Containers.
+ * Each recursive CTE has one recursive term (a join whose ON picks the rule by the node's kinds),
+ * as PostgreSQL requires.
  */
 async function insertSelectorNodes(trx: K, tagId: number): Promise<void> {
+  const has = (alias: string, kind: string) => sql.raw(`${alias}.kinds like '%"${kind}"%'`);
   await sql`
     with recursive
     seed(selector_id, id, expansion) as (
@@ -72,22 +82,46 @@ async function insertSelectorNodes(trx: K, tagId: number): Promise<void> {
     child(selector_id, id) as (
       select selector_id, id from seed where expansion in (${EXPANSION.all}, ${EXPANSION.child})
       union
-      select c.selector_id, case when e.kind = 'MemberOf' then e.start_id else e.end_id end
-      from child c join edges e
-        on (e.end_id = c.id and e.kind = 'MemberOf') or (e.start_id = c.id and e.kind = 'Contains')
+      select c.selector_id, case when e.end_id = c.id then e.start_id else e.end_id end
+      from child c join nodes n on n.id = c.id join edges e on
+        (e.end_id = c.id and e.kind = 'MemberOf' and ${has('n', 'Group')})
+        or (e.start_id = c.id and e.kind = 'Contains' and (${has('n', 'OU')} or ${has('n', 'Container')}))
+        or (e.end_id = c.id and e.kind = 'AZMemberOf' and ${has('n', 'AZGroup')})
+        or (e.start_id = c.id and e.kind = 'AZContains'
+          and (${has('n', 'AZManagementGroup')} or ${has('n', 'AZSubscription')} or ${has('n', 'AZResourceGroup')}))
+        or (e.end_id = c.id and e.kind in ('AZHasRole', 'AZRoleEligible') and ${has('n', 'AZRole')})
+      where n.kinds like '%Base"%'
     ),
-    parent(selector_id, id) as (
-      select selector_id, id from seed where expansion in (${EXPANSION.all}, ${EXPANSION.parent})
+    base(selector_id, id) as (
+      select selector_id, id from seed where expansion = ${EXPANSION.parent}
       union
-      select p.selector_id, case when e.kind = 'MemberOf' then e.end_id else e.start_id end
-      from parent p join edges e
-        on (e.start_id = p.id and e.kind = 'MemberOf') or (e.end_id = p.id and e.kind = 'Contains')
+      select c.selector_id, c.id from child c join asset_group_tag_selectors s on s.id = c.selector_id
+      where s.expansion = ${EXPANSION.all}
+    ),
+    ou(selector_id, id) as (
+      select selector_id, id from base
+      union
+      select o.selector_id, e.start_id from ou o join edges e on e.end_id = o.id and e.kind = 'Contains'
+      join nodes p on p.id = e.start_id and ${has('p', 'OU')}
+    ),
+    gpo(selector_id, id) as (
+      select o.selector_id, e.start_id from ou o join edges e on e.end_id = o.id and e.kind = 'GPLink'
+      join nodes g on g.id = e.start_id and ${has('g', 'GPO')}
+    ),
+    ctr(selector_id, id) as (
+      select b.selector_id, b.id from base b join nodes n on n.id = b.id
+      where n.properties like '%"isaclprotected":false%'
+      union
+      select c.selector_id, e.start_id from ctr c join edges e on e.end_id = c.id and e.kind = 'Contains'
+      join nodes p on p.id = e.start_id and ${has('p', 'Container')}
     )
     insert into asset_group_tag_selector_nodes (selector_id, node_id, source)
     select selector_id, id, min(source) from (
       select selector_id, id, 1 as source from seed
       union all select selector_id, id, 2 from child
-      union all select selector_id, id, 3 from parent
+      union all select selector_id, id, 3 from ou
+      union all select selector_id, id, 3 from gpo
+      union all select selector_id, id, 3 from ctr
     ) u group by selector_id, id
   `.execute(trx);
 }

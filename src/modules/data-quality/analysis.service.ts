@@ -15,6 +15,7 @@ import type { Db } from '../../db/create-db.ts';
 import { nowMicros } from '../../db/time.ts';
 import type { AdCounts, AzureCounts } from './data-quality.tables.ts';
 import { refreshTagMemberships } from '../asset-group-tags/membership.service.ts';
+import { postProcess, type PostProcessingResult } from '../../graph/analysis/post-processing.ts';
 
 export const ACL_KINDS = [
   'AllExtendedRights', 'ForceChangePassword', 'AddMember', 'AddAllowedToAct', 'GenericAll', 'WriteDacl', 'WriteOwner',
@@ -67,12 +68,20 @@ class Tally {
   }
 }
 
-export async function analyzeGraph(db: Db): Promise<{ runId: string }> {
+export interface AnalysisResult {
+  runId: string;
+  /** BloodHound's post-processing (derived edges), run first. */
+  postProcessing: PostProcessingResult;
+}
+
+/** Post-processing (src/graph/analysis/), then data quality and tag membership, after every ingest. */
+export async function analyzeGraph(db: Db): Promise<AnalysisResult> {
+  const postProcessing = await postProcess(db);
   // The GROUP BYs below sort every edge; on SQLite those sorts must spill to disk, not to memory
   // (the connection's temp_store is MEMORY), or a large graph costs hundreds of MB of RSS.
   if (db.dialect === 'sqlite') await sql`pragma temp_store = file`.execute(db.kysely);
   try {
-    return await analyze(db);
+    return { ...(await analyze(db)), postProcessing };
   } finally {
     if (db.dialect === 'sqlite') await sql`pragma temp_store = memory`.execute(db.kysely);
   }

@@ -1,0 +1,37 @@
+/**
+ * BloodHound's post-processing after every ingest (docs/ingest-and-analysis.md, "Analysis"): the
+ * node passes of well-known.ts, then every post-processed edge kind deleted and the rules of
+ * rules.ts run in order. One transaction: readers see the graph before or after, never half.
+ * Idempotent: a second run over the same graph derives the same edges.
+ */
+import { sql } from 'kysely';
+import type { Db } from '../../db/create-db.ts';
+import { nowMicros } from '../../db/time.ts';
+import { AnalysisContext } from './context.ts';
+import { POST_PROCESSED_KINDS, RULES } from './rules.ts';
+import { domainAssociations, fixWellKnownNodeTypes, linkWellKnownNodes } from './well-known.ts';
+
+export interface PostProcessingResult {
+  /** Derived edges written, per kind (well-known MemberOf / ClaimSpecialIdentity links included). */
+  edges: Record<string, number>;
+  /** Post-processed edges deleted before the rules ran. */
+  deleted: number;
+  seconds: number;
+}
+
+export async function postProcess(db: Db): Promise<PostProcessingResult> {
+  const started = performance.now();
+  return db.kysely.transaction().execute(async (trx) => {
+    const ctx = new AnalysisContext(trx, nowMicros(), db.dialect);
+    await fixWellKnownNodeTypes(ctx);
+    await domainAssociations(ctx);
+    await linkWellKnownNodes(ctx);
+    const deleted = await sql`delete from edges where kind in (${sql.join([...POST_PROCESSED_KINDS])})`.execute(trx);
+    for (const rule of RULES) await rule.derive(ctx);
+    return {
+      edges: Object.fromEntries([...ctx.counts].sort(([a], [b]) => a.localeCompare(b))),
+      deleted: Number(deleted.numAffectedRows ?? 0),
+      seconds: (performance.now() - started) / 1000,
+    };
+  });
+}

@@ -1,0 +1,49 @@
+/**
+ * BloodHound's AD post-processing as one table, in BloodHound's order (cmd/api/src/analysis/ad/post.go).
+ * Each row names the edge kinds it derives (deleted and re-derived on every run: BloodHound's
+ * `PostProcessedRelationships`), the upstream source it follows, and the function that derives them.
+ * The rows of one family share a file: local-groups.ts, ownership.ts, domain-rights.ts, adcs.ts.
+ */
+import type { AnalysisContext } from './context.ts';
+import { adcsChain, adcsEsc1, enrollOnBehalfOf, goldenCert } from './adcs.ts';
+import { dcSync, hasTrustKeys, protectAdminGroups, syncLapsPassword } from './domain-rights.ts';
+import { canRdp, localGroupEdges } from './local-groups.ts';
+import { ownership } from './ownership.ts';
+
+export interface PostProcessingRule {
+  /** The edge kinds the rule derives. */
+  kinds: string[];
+  /** BloodHound's source of the rule (packages/go/analysis/ad/…). */
+  upstream: string;
+  derive: (ctx: AnalysisContext) => Promise<void>;
+}
+
+export const RULES: ReadonlyArray<PostProcessingRule> = [
+  { kinds: ['DCSync'], upstream: 'post.go PostDCSync', derive: dcSync },
+  { kinds: ['ProtectAdminGroups'], upstream: 'post.go PostProtectAdminGroups', derive: protectAdminGroups },
+  { kinds: ['SyncLAPSPassword'], upstream: 'post.go PostSyncLAPSPassword', derive: syncLapsPassword },
+  { kinds: ['HasTrustKeys'], upstream: 'post.go PostHasTrustKeys', derive: hasTrustKeys },
+  { kinds: ['ExecuteDCOM'], upstream: 'post.go PostLocalGroups (-562)', derive: (ctx) => localGroupEdges(ctx, 'ExecuteDCOM', '-562') },
+  { kinds: ['CanPSRemote'], upstream: 'post.go PostLocalGroups (-580)', derive: (ctx) => localGroupEdges(ctx, 'CanPSRemote', '-580') },
+  { kinds: ['AdminTo'], upstream: 'post.go PostLocalGroups (-544)', derive: (ctx) => localGroupEdges(ctx, 'AdminTo', '-544') },
+  { kinds: ['CanRDP'], upstream: 'post.go PostLocalGroups (-555, URA)', derive: canRdp },
+  { kinds: ['TrustedForNTAuth', 'IssuedSignedBy', 'EnterpriseCAFor', 'ExtendedByPolicy'], upstream: 'esc_shared.go (ADCS step 1)', derive: adcsChain },
+  { kinds: ['EnrollOnBehalfOf'], upstream: 'esc3.go PostEnrollOnBehalfOf (ADCS step 2)', derive: enrollOnBehalfOf },
+  { kinds: ['GoldenCert'], upstream: 'esc_shared.go PostGoldenCert', derive: goldenCert },
+  { kinds: ['ADCSESC1'], upstream: 'esc1.go PostADCSESC1', derive: adcsEsc1 },
+  { kinds: ['Owns'], upstream: 'owns.go PostOwnsAndWriteOwner', derive: (ctx) => ownership(ctx, 'Owns') },
+  { kinds: ['WriteOwner'], upstream: 'owns.go PostOwnsAndWriteOwner', derive: (ctx) => ownership(ctx, 'WriteOwner') },
+];
+
+/**
+ * Every kind BloodHound deletes before re-deriving (`ad.PostProcessedRelationships()`), including
+ * those Scent derives no rule for yet (the other ESC edges, NTLM relay edges) and the two no pass
+ * makes again (GPOAppliesTo, CanApplyGPO): none of them can come from a collector.
+ */
+export const POST_PROCESSED_KINDS: ReadonlyArray<string> = [
+  'DCSync', 'ProtectAdminGroups', 'SyncLAPSPassword', 'CanRDP', 'AdminTo', 'CanPSRemote', 'ExecuteDCOM', 'TrustedForNTAuth',
+  'IssuedSignedBy', 'EnterpriseCAFor', 'GoldenCert', 'ADCSESC1', 'ADCSESC3', 'ADCSESC4', 'ADCSESC6a', 'ADCSESC6b', 'ADCSESC10a',
+  'ADCSESC10b', 'ADCSESC9a', 'ADCSESC9b', 'ADCSESC13', 'EnrollOnBehalfOf', 'SyncedToEntraUser', 'Owns', 'WriteOwner',
+  'ExtendedByPolicy', 'CoerceAndRelayNTLMToADCS', 'CoerceAndRelayNTLMToSMB', 'CoerceAndRelayNTLMToLDAP', 'CoerceAndRelayNTLMToLDAPS',
+  'GPOAppliesTo', 'CanApplyGPO', 'HasTrustKeys',
+];
