@@ -7,6 +7,7 @@ import { createDb } from '../db/create-db.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { GRAPHIFY } from '../graph/ingest/fixture-path.ts';
 import { ingestFiles } from '../graph/ingest/ingest.service.ts';
+import { analyzeGraph } from '../modules/data-quality/analysis.service.ts';
 import { assertGraphParity, exportGraph, readOpenGraph } from '../graph/parity.test-helpers.ts';
 import { cliDatabase, scent } from '../test/cli.ts';
 
@@ -21,6 +22,7 @@ test('scent export --output, then scent import of that file elsewhere: the same 
       await migrateToLatest(source);
       const outcomes = await ingestFiles(source, readdirSync(raw).map((f) => ({ path: join(raw, f) })));
       assert.deepEqual(outcomes.filter((o) => o.error), []);
+      await analyzeGraph(source); // as `scent import` does: the export holds derived edges and Tier Zero tags
     } finally {
       await source.close();
     }

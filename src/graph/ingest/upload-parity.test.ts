@@ -50,7 +50,7 @@ for (const set of ['v6-sessions', 'v6-adcs']) {
       assert.equal(await runIngestOnce(t.db), job.id);
       const done = await t.db.kysely.selectFrom('file_upload_jobs').select(['status', 'status_message']).where('id', '=', job.id).executeTakeFirstOrThrow();
       assert.equal(done.status, 2, done.status_message);
-      assert.match(done.status_message, /; 2 warnings \(listed with each file in completed-tasks\)$/);
+      assert.match(done.status_message, /; 2 warnings \(listed with each file in completed-tasks\); analysis \d+\.\d s$/);
       const tasks = (await t.app.inject({ method: 'GET', url: `/api/v2/file-upload/${job.id}/completed-tasks`, headers: { authorization: `Bearer ${(await t.login('Administrator')).token}` } })).json().data;
       // each warning names the file it came from (here the zip's entry: <zip>/<entry>)
       const zipTask = tasks.find((task: { file_name: string }) => task.file_name.endsWith('.zip'));

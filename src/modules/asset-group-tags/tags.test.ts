@@ -79,8 +79,9 @@ test('tags list: counts=true, BloodHound filters, unknown parameters 400', async
   const sel = await req('POST', '/2/selectors', { name: 'owned seed', seeds: [{ type: 1, value: 'S-1-5-21-9-1' }] });
   assert.equal(sel.statusCode, 201);
   const counted = (await req('GET', '?counts=true&type=neq:2', undefined, reader)).json().data.tags;
+  // Tier Zero: BloodHound's 42 default selectors (migration 0030)
   assert.deepEqual(counted.map((x: { counts: unknown }) => x.counts), [
-    { selectors: 0, custom_selectors: 0, default_selectors: 0, disabled_selectors: 0, members: 0 },
+    { selectors: 42, custom_selectors: 0, default_selectors: 42, disabled_selectors: 0, members: 0 },
     { selectors: 1, custom_selectors: 1, default_selectors: 0, disabled_selectors: 0, members: 0 },
   ]);
   const names = async (query: string) => (await req('GET', query, undefined, reader)).json().data.tags.map((x: { name: string }) => x.name);

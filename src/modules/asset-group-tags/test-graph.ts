@@ -4,6 +4,9 @@
  *   DOMAIN (S-1-5-21-1) ─Contains→ OU-1 ─Contains→ G1, U3
  *   U1 ─MemberOf→ G1,  G2 ─MemberOf→ G1,  U2 ─MemberOf→ G2,  G2 ─MemberOf→ G3 (parent side)
  *   U4 (unrelated), C1 in environment S-1-5-21-2, P% (name with a literal percent sign)
+ *
+ * The default Tier Zero selectors (migration 0030) are removed first: these tests exercise the
+ * selectors they create (the defaults are proven by src/graph/analysis/parity.test.ts).
  */
 import type { Db } from '../../db/create-db.ts';
 import { upsertEdges, upsertNodes } from '../../graph/store.repository.ts';
@@ -16,6 +19,7 @@ const n = (objectid: string, kind: string, name: string | null, environmentId = 
 });
 
 export async function buildTagGraph(db: Db): Promise<Map<string, number>> {
+  await db.kysely.deleteFrom('asset_group_tag_selectors').where('is_default', '=', 1).execute();
   const ids = await upsertNodes(db.kysely, [
     n(ENV, 'Domain', 'CORP.LOCAL'),
     n('OU-1', 'OU', 'SERVERS@CORP.LOCAL'),
