@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { sql } from 'kysely';
 import { createTestDb, DIALECT, type TestDb } from '../../test/harness.ts';
 import { FIXTURES } from './fixture-path.ts';
-import { drawAdcsLinks } from './adcs-links.ts';
+import { postProcess } from '../analysis/post-processing.ts';
 import { ingestFiles } from './ingest.service.ts';
 
 const FILES = readdirSync(FIXTURES).filter((f) => f.endsWith('.json') && !f.startsWith('expected')).sort();
@@ -118,7 +118,7 @@ test(`fixtures on ${DIALECT}: Contains, GPLink and the AD CS links`, async () =>
   assert.deepEqual([...(await edgeSet('NTAuthStoreFor'))], [`722A8BB3-AEF5-49C7-9C8C-C1C97A219007>${DOMAIN}`]);
   // Links by certificate thumbprint are BloodHound post-processing: drawn after the ingest, not by it.
   for (const kind of ['EnterpriseCAFor', 'TrustedForNTAuth', 'IssuedSignedBy']) assert.equal((await edgeSet(kind)).size, 0, kind);
-  await drawAdcsLinks(db.kysely);
+  await postProcess(db);
   assert.deepEqual([...(await edgeSet('EnterpriseCAFor'))].sort(), [`${eca}>4B5183E1-DB57-4A57-8159-3E9649F3B01C`, `${eca}>6345151F-D854-4D83-B7D0-D94E10CFBAF2`]);
   assert.deepEqual([...(await edgeSet('TrustedForNTAuth'))], [`${eca}>722A8BB3-AEF5-49C7-9C8C-C1C97A219007`]);
   assert.equal((await edgeSet('IssuedSignedBy')).size, 0, 'every certchain has one certificate');
