@@ -1,12 +1,19 @@
 /**
- * The analysis pass after each ingest (CLI or upload job): counts the graph and writes one `ad` and
- * one `azure` aggregation for the platform, plus one stat per domain / tenant, all with one run_id.
- *   counts        nodes (not placeholders) by primary kind
- *   acls          edges whose kind is an ACE right (ACL_KINDS), `sessions` HasSession edges
- *   relationships AD: every edge whose kind is not AZ*; Azure: every AZ* edge
- *   completeness  whole percentage (rounded down) of computers with at least one HasSession edge /
- *                 at least one local-group edge (AdminTo, CanRDP, CanPSRemote, ExecuteDCOM) into them
- * Per domain / tenant, nodes count by their environment id and edges by their end node's.
+ * The analysis after each ingest (CLI or upload job): BloodHound's post-processing
+ * (src/graph/analysis/), then the data-quality records as BloodHound computes them
+ * (cmd/api/src/analysis/ad/queries.go GraphStats), then tag membership. One run_id per run:
+ *   per collected domain (Domain with `collected: true`) / per tenant (AZTenant) one stat record:
+ *     counts         nodes of that domain / tenant (environment id) by primary kind
+ *     relationships  edges whose **start** node belongs to it; `acls` those of an ACE kind (ACL_KINDS);
+ *                    `sessions` its computers' HasSession edges
+ *     completeness   whole percentage (rounded down) of its active users with a HasSession edge into
+ *                    them / of its active Windows computers with an AdminTo, CanRDP, CanPSRemote or
+ *                    ExecuteDCOM edge into them. Active: enabled, with a `lastlogontimestamp` no more than
+ *                    14 days before the most recent one among them (computers: `operatingsystem`
+ *                    containing WINDOWS). 0 when none is active.
+ *   the platform record: the sum of the run's per-domain (per-tenant) records, `domains` / `tenants`
+ *   their number, completeness over every active user / computer (as BloodHound's aggregation).
+ * Nodes and edges of no domain count nowhere.
  */
 import { randomUUID } from 'node:crypto';
 import SQLite from 'better-sqlite3';
@@ -25,7 +32,6 @@ export const ACL_KINDS = [
   'WriteOwnerLimitedRights', 'OwnsLimitedRights', 'OwnsRaw', 'WriteOwnerRaw', 'WriteAltSecurityIdentities', 'WritePublicInformation',
 ];
 const ACL = new Set(ACL_KINDS);
-const LOCAL_GROUP_KINDS = ['AdminTo', 'CanRDP', 'CanPSRemote', 'ExecuteDCOM'];
 
 const AD_KINDS: Record<string, keyof AdCounts> = {
   User: 'users', Group: 'groups', Computer: 'computers', OU: 'ous', Container: 'containers', GPO: 'gpos',
@@ -39,34 +45,19 @@ const AZURE_KINDS: Record<string, keyof AzureCounts> = {
   AZFunctionApp: 'function_apps', AZLogicApp: 'logic_apps', AZManagedCluster: 'managed_clusters', AZVMScaleSet: 'vm_scale_sets',
   AZWebApp: 'web_apps',
 };
+const LOCAL_GROUP_KINDS = ['AdminTo', 'CanRDP', 'CanPSRemote', 'ExecuteDCOM'];
+const FOURTEEN_DAYS = 14 * 24 * 3600;
 
 const zeroAd = (): AdCounts => ({
   users: 0, groups: 0, computers: 0, ous: 0, containers: 0, gpos: 0, aiacas: 0, rootcas: 0, enterprisecas: 0,
-  ntauthstores: 0, certtemplates: 0, issuancepolicies: 0, acls: 0, sessions: 0, relationships: 0, session_completeness: 0, local_group_completeness: 0,
+  ntauthstores: 0, certtemplates: 0, issuancepolicies: 0, acls: 0, sessions: 0, relationships: 0, session_completeness: 0,
+  local_group_completeness: 0,
 });
 const zeroAzure = (): AzureCounts => ({
   users: 0, groups: 0, apps: 0, service_principals: 0, devices: 0, management_groups: 0, subscriptions: 0,
-  resource_groups: 0, vms: 0, key_vaults: 0, automation_accounts: 0, container_registries: 0, function_apps: 0,
-  logic_apps: 0, managed_clusters: 0, vm_scale_sets: 0, web_apps: 0, relationships: 0,
+  resource_groups: 0, vms: 0, key_vaults: 0, automation_accounts: 0, container_registries: 0, function_apps: 0, logic_apps: 0,
+  managed_clusters: 0, vm_scale_sets: 0, web_apps: 0, relationships: 0,
 });
-
-/** Per environment ('' = the whole platform). */
-class Tally {
-  ad = new Map<string, AdCounts>();
-  azure = new Map<string, AzureCounts>();
-  withSessions = new Map<string, number>();
-  withLocalGroups = new Map<string, number>();
-  adOf(env: string) {
-    let c = this.ad.get(env);
-    if (!c) this.ad.set(env, (c = zeroAd()));
-    return c;
-  }
-  azureOf(env: string) {
-    let c = this.azure.get(env);
-    if (!c) this.azure.set(env, (c = zeroAzure()));
-    return c;
-  }
-}
 
 export interface AnalysisResult {
   runId: string;
@@ -74,7 +65,10 @@ export interface AnalysisResult {
   postProcessing: PostProcessingResult;
 }
 
-/** Post-processing (src/graph/analysis/), then data quality and tag membership, after every ingest. */
+/**
+ * Post-processing, data quality and tag membership, after every ingest that ingested something
+ * (the callers skip it when no document was ingested: such a run writes no record).
+ */
 export async function analyzeGraph(db: Db): Promise<AnalysisResult> {
   const postProcessing = await postProcess(db);
   // The GROUP BYs below sort every edge; on SQLite those sorts must spill to disk, not to memory
@@ -106,65 +100,93 @@ async function aggregate<T>(db: Db, query: RawBuilder<T>): Promise<T[]> {
   }
 }
 
+/** JSON property access in SQL, per dialect: a boolean true test, a number (null when not a number), a string. */
+function props(db: Db) {
+  const pg = db.dialect === 'postgres';
+  return {
+    isTrue: (key: string) => (pg ? sql.raw(`(n.properties::json->>'${key}') = 'true'`) : sql.raw(`json_type(n.properties, '$.${key}') = 'true'`)),
+    number: (key: string) => (pg
+      ? sql.raw(`case when json_typeof(n.properties::json->'${key}') = 'number' then (n.properties::json->>'${key}')::float8 end`)
+      : sql.raw(`case when json_type(n.properties, '$.${key}') in ('integer', 'real') then json_extract(n.properties, '$.${key}') end`)),
+    text: (key: string) => (pg ? sql.raw(`(n.properties::json->>'${key}')`) : sql.raw(`json_extract(n.properties, '$.${key}')`)),
+  };
+}
+
+/**
+ * BloodHound's completeness: of the active principals (see the header), the whole percentage that has
+ * one of `edgeKinds` into it; per environment and over all.
+ */
+async function completeness(db: Db, kind: 'User' | 'Computer', edgeKinds: string[]): Promise<Map<string | null, number> & { all: number }> {
+  const p = props(db);
+  const windows = kind === 'Computer' ? sql`and ${p.text('operatingsystem')} like '%WINDOWS%'` : sql``;
+  const rows = await aggregate(db, sql<{ env: string | null; ts: number; covered: number }>`
+    select n.environment_id as env, ${p.number('lastlogontimestamp')} as ts,
+      case when exists (select 1 from edges e where e.end_id = n.id and e.kind in (${sql.join(edgeKinds)})) then 1 else 0 end as covered
+    from nodes n where n.kind = ${kind} and ${p.isTrue('enabled')} and ${p.number('lastlogontimestamp')} is not null ${windows}`);
+  const percent = (list: typeof rows) => {
+    if (!list.length) return 0;
+    const threshold = Math.max(0, ...list.map((r) => Number(r.ts))) - FOURTEEN_DAYS;
+    const active = list.filter((r) => Number(r.ts) >= threshold);
+    return active.length ? Math.floor((100 * active.filter((r) => Number(r.covered) === 1).length) / active.length) : 0;
+  };
+  const byEnv = new Map<string | null, typeof rows>();
+  for (const r of rows) byEnv.set(r.env, [...(byEnv.get(r.env) ?? []), r]);
+  const out = new Map([...byEnv].map(([env, list]) => [env, percent(list)])) as Map<string | null, number> & { all: number };
+  out.all = percent(rows);
+  return out;
+}
+
 async function analyze(db: Db): Promise<{ runId: string }> {
   const k = db.kysely;
-  const t = new Tally();
-  const nodes = { rows: await aggregate(db, sql<{ env: string | null; kind: string; n: number }>`
-    select environment_id as env, kind, count(*) as n from nodes where is_placeholder = 0 group by environment_id, kind`) };
-  const domains: string[] = [];
-  const tenants: string[] = [];
-  for (const { env, kind, n } of nodes.rows) {
-    for (const scope of env ? ['', env] : ['']) {
-      if (AD_KINDS[kind]) t.adOf(scope)[AD_KINDS[kind]] += Number(n);
-      if (AZURE_KINDS[kind]) t.azureOf(scope)[AZURE_KINDS[kind]] += Number(n);
-    }
-  }
-  const domainRows = await k.selectFrom('nodes').select('objectid').where('kind', 'in', ['Domain', 'AZTenant']).where('is_placeholder', '=', 0)
-    .select('kind').execute();
-  for (const r of domainRows) (r.kind === 'Domain' ? domains : tenants).push(r.objectid);
+  const domainRows = await k.selectFrom('nodes').select(['objectid', 'properties']).where('kind', '=', 'Domain').where('is_placeholder', '=', 0).orderBy('objectid').execute();
+  const domains = domainRows.filter((d) => (JSON.parse(d.properties) as Record<string, unknown>).collected === true).map((d) => d.objectid);
+  const tenants = (await k.selectFrom('nodes').select('objectid').where('kind', '=', 'AZTenant').where('is_placeholder', '=', 0).orderBy('objectid').execute())
+    .map((t) => t.objectid);
+  const ad = new Map(domains.map((d) => [d, zeroAd()]));
+  const azure = new Map(tenants.map((t) => [t, zeroAzure()]));
 
-  const edges = { rows: await aggregate(db, sql<{ env: string | null; kind: string; n: number }>`
-    select n.environment_id as env, e.kind, count(*) as n from edges e join nodes n on n.id = e.end_id
-    group by n.environment_id, e.kind`) };
-  for (const { env, kind, n } of edges.rows) {
-    for (const scope of env ? ['', env] : ['']) {
-      if (kind.startsWith('AZ')) {
-        t.azureOf(scope).relationships += Number(n);
-        continue;
-      }
-      const c = t.adOf(scope);
-      c.relationships += Number(n);
-      if (ACL.has(kind)) c.acls += Number(n);
-      if (kind === 'HasSession') c.sessions += Number(n);
-    }
+  for (const { env, kind, n } of await aggregate(db, sql<{ env: string | null; kind: string; n: number }>`
+    select environment_id as env, kind, count(*) as n from nodes where environment_id is not null group by environment_id, kind`)) {
+    const a = ad.get(env!);
+    if (a && AD_KINDS[kind]) a[AD_KINDS[kind]] += Number(n);
+    const z = azure.get(env!);
+    if (z && AZURE_KINDS[kind]) z[AZURE_KINDS[kind]] += Number(n);
   }
-  const computers = async (q: ReturnType<typeof sql<{ env: string | null; n: number }>>, into: Map<string, number>) => {
-    for (const { env, n } of await aggregate(db, q)) {
-      for (const scope of env ? ['', env] : ['']) into.set(scope, (into.get(scope) ?? 0) + Number(n));
-    }
-  };
-  await computers(sql`select c.environment_id as env, count(distinct c.id) as n from edges e join nodes c on c.id = e.start_id
-    where e.kind = 'HasSession' and c.kind = 'Computer' and c.is_placeholder = 0 group by c.environment_id`, t.withSessions);
-  await computers(sql`select c.environment_id as env, count(distinct c.id) as n from edges e join nodes c on c.id = e.end_id
-    where e.kind in (${sql.join(LOCAL_GROUP_KINDS)}) and c.kind = 'Computer' and c.is_placeholder = 0 group by c.environment_id`, t.withLocalGroups);
-  for (const [scope, c] of t.ad) {
-    c.session_completeness = percent(t.withSessions.get(scope) ?? 0, c.computers);
-    c.local_group_completeness = percent(t.withLocalGroups.get(scope) ?? 0, c.computers);
+
+  for (const { env, kind, computer, n } of await aggregate(db, sql<{ env: string | null; kind: string; computer: number; n: number }>`
+    select s.environment_id as env, e.kind, case when s.kind = 'Computer' then 1 else 0 end as computer, count(*) as n
+    from edges e join nodes s on s.id = e.start_id where s.environment_id is not null
+    group by s.environment_id, e.kind, case when s.kind = 'Computer' then 1 else 0 end`)) {
+    const z = azure.get(env!);
+    if (z) z.relationships += Number(n);
+    const a = ad.get(env!);
+    if (!a) continue;
+    a.relationships += Number(n);
+    if (ACL.has(kind)) a.acls += Number(n);
+    if (kind === 'HasSession' && Number(computer) === 1) a.sessions += Number(n);
   }
+  const sessions = await completeness(db, 'User', ['HasSession']);
+  const localGroups = await completeness(db, 'Computer', LOCAL_GROUP_KINDS);
+  for (const [sid, c] of ad) {
+    c.session_completeness = sessions.get(sid) ?? 0;
+    c.local_group_completeness = localGroups.get(sid) ?? 0;
+  }
+  const adTotal = zeroAd();
+  for (const c of ad.values()) for (const key of Object.keys(adTotal) as Array<keyof AdCounts>) adTotal[key] += c[key];
+  adTotal.session_completeness = sessions.all;
+  adTotal.local_group_completeness = localGroups.all;
+  const azureTotal = zeroAzure();
+  for (const c of azure.values()) for (const key of Object.keys(azureTotal) as Array<keyof AzureCounts>) azureTotal[key] += c[key];
 
   const runId = randomUUID();
   const now = nowMicros();
   const stamp = { created_at: now, updated_at: now, deleted_at: null, run_id: runId };
   await k.transaction().execute(async (trx) => {
-    await trx.insertInto('ad_data_quality_aggregations').values({ ...stamp, ...t.adOf(''), domains: domains.length }).execute();
-    await trx.insertInto('azure_data_quality_aggregations').values({ ...stamp, ...t.azureOf(''), tenants: tenants.length }).execute();
-    for (const sid of domains) await trx.insertInto('ad_data_quality_stats').values({ ...stamp, ...t.adOf(sid), domain_sid: sid }).execute();
-    for (const id of tenants) await trx.insertInto('azure_data_quality_stats').values({ ...stamp, ...t.azureOf(id), tenant_id: id }).execute();
+    await trx.insertInto('ad_data_quality_aggregations').values({ ...stamp, ...adTotal, domains: domains.length }).execute();
+    await trx.insertInto('azure_data_quality_aggregations').values({ ...stamp, ...azureTotal, tenants: tenants.length }).execute();
+    for (const [sid, c] of ad) await trx.insertInto('ad_data_quality_stats').values({ ...stamp, ...c, domain_sid: sid }).execute();
+    for (const [id, c] of azure) await trx.insertInto('azure_data_quality_stats').values({ ...stamp, ...c, tenant_id: id }).execute();
   });
   await refreshTagMemberships(db); // asset group tag membership follows every ingest
   return { runId };
-}
-
-function percent(part: number, whole: number): number {
-  return whole > 0 ? Math.floor((100 * part) / whole) : 0;
 }

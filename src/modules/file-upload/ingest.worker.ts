@@ -111,22 +111,15 @@ async function processJob(db: Db, job: FileUploadJobRow): Promise<void> {
   }
   await deleteChunks(db.kysely, job.id);
   await updateJob(db.kysely, job.id, { status: JobStatus.analyzing, failed_files: failedFiles });
-<<<<<<< HEAD
-  // Analysis (and its data-quality record) only when something was ingested: a failed upload changes nothing.
-  if (docs > failedDocs) {
-    await drawAdcsLinks(db.kysely);
-    await analyzeGraph(db);
-  }
-=======
-  const analysis = await analyzeGraph(db);
->>>>>>> 7405d83 (Analysis: BloodHound's post-processing as one rule table (src/graph/analysis/), run in every analysis; default Tier Zero selectors (migration 0030); tag expansion by BloodHound's rules; analysis parity test on both fixture sets)
+  // A job that ingested nothing changed nothing: no analysis, no data-quality record (CONTRACT §6).
+  const analysis = docs > failedDocs ? await analyzeGraph(db) : null;
   const status = docs === 0 || failedDocs === docs ? JobStatus.failed : failedDocs ? JobStatus.partiallycomplete : JobStatus.complete;
   const now = nowMicros();
   await updateJob(db.kysely, job.id, {
     status, end_time: now, last_ingest: now,
     status_message: (messages.length ? messages.join('; ') : `ingested ${docs} file${docs === 1 ? '' : 's'}`
       + (warned ? `; ${warned} warning${warned === 1 ? '' : 's'} (listed with each file in completed-tasks)` : '')
-      + `; analysis ${analysis.postProcessing.seconds.toFixed(1)} s`).slice(0, 4000),
+      + (analysis ? `; analysis ${analysis.postProcessing.seconds.toFixed(1)} s` : '')).slice(0, 4000),
   });
 }
 
