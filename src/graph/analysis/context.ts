@@ -50,18 +50,22 @@ const ADMINISTRATORS = '-544';
 export class AnalysisContext {
   private readonly expansions = new Map<number, Set<number>>();
   private readonly nodeCache = new Map<number, AnalysisNode>();
+  private readonly byKind = new Map<string, AnalysisNode[]>();
   private readonly buffer: DerivedEdge[] = [];
   readonly counts = new Map<string, number>();
 
   constructor(readonly k: K, readonly now: Micros, readonly dialect: 'sqlite' | 'postgres') {}
 
-  /** Nodes carrying one of `kinds` (primary or secondary kind). */
+  /** Nodes whose primary kind is one of `kinds` (index nodes_kind; read once per analysis). */
   async nodesOfKind(...kinds: string[]): Promise<AnalysisNode[]> {
+    const key = kinds.join(',');
+    const known = this.byKind.get(key);
+    if (known) return known;
     const rows = await this.k.selectFrom('nodes').select(['id', 'objectid', 'kinds', 'environment_id', 'properties'])
-      .where((eb) => eb.or([eb('kind', 'in', kinds), ...kinds.map((kind) => eb('kinds', 'like', `%"${kind}"%`))]))
-      .orderBy('id').execute();
-    const nodes = rows.map(toNode).filter((n) => hasKind(n, ...kinds));
+      .where('kind', 'in', kinds).orderBy('id').execute();
+    const nodes = rows.map(toNode);
     for (const n of nodes) this.nodeCache.set(n.id, n);
+    this.byKind.set(key, nodes);
     return nodes;
   }
 

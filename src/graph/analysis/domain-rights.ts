@@ -40,8 +40,10 @@ export const syncLapsPassword = (ctx: AnalysisContext) => replicationRule(ctx, '
 export async function protectAdminGroups(ctx: AnalysisContext): Promise<void> {
   for (const domain of await collectedDomains(ctx)) {
     const sid = sidOf(domain);
-    const holder = (await ctx.nodesOfKind('Container'))
-      .find((c) => str(c, 'domainsid') === sid && (str(c, 'distinguishedname') ?? '').startsWith(ADMIN_SD_HOLDER_PREFIX));
+    const candidates = await ctx.k.selectFrom('nodes').select('id').where('kind', '=', 'Container').where('environment_id', '=', sid)
+      .where('properties', 'like', `%"distinguishedname":"${ADMIN_SD_HOLDER_PREFIX}%`).orderBy('id').execute();
+    const holder = [...(await ctx.nodes(candidates.map((c) => Number(c.id)))).values()]
+      .find((c) => (str(c, 'distinguishedname') ?? '').startsWith(ADMIN_SD_HOLDER_PREFIX));
     if (!holder) continue;
     const rows = await ctx.k.selectFrom('nodes').select(['id', 'kinds', 'properties']).where('environment_id', '=', sid)
       .where('kind', 'in', ['User', 'Group', 'Computer']).where('properties', 'like', '%"adminsdholderprotected":true%').orderBy('id').execute();

@@ -39,6 +39,7 @@ test(`file upload on ${DIALECT}: start, upload JSON and zip, end, ingest; per-fi
   assert.notEqual(running.last_ingest, '0001-01-01T00:00:00Z');
   const zip = makeZip([
     { name: 'groups.json', data: readFileSync(FIXTURES + 'groups.json') },
+    { name: 'domains.json', data: readFileSync(FIXTURES + 'domains.json') }, // data quality counts the nodes of collected domains
     { name: 'broken_computers.json', data: '{"meta":{"type":"computers"},"data":[{"ObjectIdentifier":"S-1-5-21-1-1000"' },
   ]);
   assert.equal((await upload(job.id, zip, 'application/zip; charset=binary', uploader)).statusCode, 202);
