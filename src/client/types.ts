@@ -49,13 +49,15 @@ interface Counted { id: number; created_at: string; updated_at: string; deleted_
 /** Spec 2.7 (platform `ad`) */
 export interface AdDataQualityRecord extends Counted {
   domains: number; users: number; groups: number; computers: number; ous: number; containers: number; gpos: number;
-  aiacas: number; rootcas: number; enterprisecas: number; ntauthstores: number; certtemplates: number;
+  aiacas: number; rootcas: number; enterprisecas: number; ntauthstores: number; certtemplates: number; issuancepolicies: number;
   acls: number; sessions: number; relationships: number; session_completeness: number; local_group_completeness: number;
 }
 /** CONTRACT §6 (platform `azure`) */
 export interface AzureDataQualityRecord extends Counted {
   tenants: number; users: number; groups: number; apps: number; service_principals: number; devices: number;
-  management_groups: number; subscriptions: number; resource_groups: number; vms: number; key_vaults: number; relationships: number;
+  management_groups: number; subscriptions: number; resource_groups: number; vms: number; key_vaults: number;
+  automation_accounts: number; container_registries: number; function_apps: number; logic_apps: number; managed_clusters: number;
+  vm_scale_sets: number; web_apps: number; relationships: number;
 }
 
 /** Spec 2.10 / 2.11 */
