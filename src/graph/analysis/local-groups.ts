@@ -10,7 +10,7 @@
  * handling is behind a BloodHound setting that is off by default; Scent does not model it.)
  */
 import { sql } from 'kysely';
-import { bool, hasKind, type AnalysisContext } from './context.ts';
+import { hasKind, type AnalysisContext } from './context.ts';
 
 export const LOCAL_GROUP_RULES: ReadonlyArray<{ kind: string; suffix: string }> = [
   { kind: 'AdminTo', suffix: '-544' },
@@ -18,8 +18,17 @@ export const LOCAL_GROUP_RULES: ReadonlyArray<{ kind: string; suffix: string }> 
   { kind: 'ExecuteDCOM', suffix: '-562' },
 ];
 
-/** AdminTo / CanPSRemote / ExecuteDCOM: one insert … select per rule (index lookups from the local groups). */
-export async function localGroupEdges(ctx: AnalysisContext, kind: string, suffix: string): Promise<void> {
+/**
+ * AdminTo / CanPSRemote / ExecuteDCOM (and CanRDP where user rights do not restrict it): one insert …
+ * select per rule, by index lookups from the local groups. `restricted` adds CanRDP's condition: the
+ * computer has no user-rights data, or its RDP group holds RemoteInteractiveLogonRight on it.
+ */
+export async function localGroupEdges(ctx: AnalysisContext, kind: string, suffix: string, unrestrictedOnly = false): Promise<void> {
+  const pg = ctx.dialect === 'postgres';
+  const hasUra = uraTest(pg);
+  const unrestricted = unrestrictedOnly
+    ? sql`and (not (${hasUra}) or exists (select 1 from edges r where r.start_id = g.id and r.kind = 'RemoteInteractiveLogonRight' and r.end_id = c.id))`
+    : sql``;
   await ctx.insertSelect(kind, sql`
     insert into edges (start_id, end_id, kind, properties, last_seen)
     select distinct m.start_id, l.end_id, cast(${kind} as text), '{}', cast(${ctx.now} as bigint)
@@ -29,29 +38,31 @@ export async function localGroupEdges(ctx: AnalysisContext, kind: string, suffix
     join edges m on m.end_id = g.id and m.kind = 'MemberOfLocalGroup'
     join nodes s on s.id = m.start_id
       and (s.kinds like '%"User"%' or s.kinds like '%"Group"%' or s.kinds like '%"Computer"%')
-    where g.objectid like ${`%${suffix}`}
+    where g.objectid like ${`%${suffix}`} ${unrestricted}
     on conflict (start_id, kind, end_id) do nothing`);
 }
 
-/** CanRDP, with BloodHound's User Rights Assignment rule. */
+/** The computer `c` has user-rights data (`hasura: true`); false, never null, when the property is absent. */
+const uraTest = (pg: boolean) => (pg
+  ? sql.raw(`coalesce((c.properties::json->>'hasura') = 'true', false)`)
+  : sql.raw(`coalesce(json_type(c.properties, '$.hasura') = 'true', 0) = 1`));
+
+/** CanRDP: the local-group rule where user rights allow it, BloodHound's URA rule on the other computers. */
 export async function canRdp(ctx: AnalysisContext): Promise<void> {
-  const groups = await ctx.k.selectFrom('nodes as g').innerJoin('edges as l', (j) => j.onRef('l.start_id', '=', 'g.id').on('l.kind', '=', 'LocalToComputer'))
-    .innerJoin('nodes as c', (j) => j.onRef('c.id', '=', 'l.end_id').on('c.kind', '=', 'Computer'))
-    .select(['g.id as group', 'c.id as computer']).where('g.objectid', 'like', '%-555').orderBy('c.id').execute();
-  for (const { group, computer } of groups.map((r) => ({ group: Number(r.group), computer: Number(r.computer) }))) {
-    const c = (await ctx.nodes([computer])).get(computer)!;
-    const rights = await ctx.edgesInto([computer], ['RemoteInteractiveLogonRight']);
-    const direct = async () => {
-      const members = await ctx.edgesInto([group], ['MemberOfLocalGroup']);
-      const nodes = await ctx.nodes(members.map((m) => m.start));
-      return members.map((m) => m.start).filter((id) => hasKind(nodes.get(id)!, 'User', 'Group', 'Computer'));
-    };
-    if (bool(c, 'hasura') !== true || rights.some((r) => r.start === group)) {
-      for (const id of await direct()) ctx.emit(id, computer, 'CanRDP');
-      continue;
-    }
+  await localGroupEdges(ctx, 'CanRDP', '-555', true);
+  const pg = ctx.dialect === 'postgres';
+  const hasUra = uraTest(pg);
+  // The computers with user-rights data whose RDP group lacks the right: the holders of the right inside the group.
+  const restricted = await sql<{ group: number; computer: number }>`
+    select g.id as "group", c.id as computer from nodes g
+    join edges l on l.start_id = g.id and l.kind = 'LocalToComputer'
+    join nodes c on c.id = l.end_id and c.kind = 'Computer'
+    where g.objectid like '%-555' and ${hasUra}
+      and not exists (select 1 from edges r where r.start_id = g.id and r.kind = 'RemoteInteractiveLogonRight' and r.end_id = c.id)
+    order by c.id`.execute(ctx.k);
+  for (const { group, computer } of restricted.rows.map((r) => ({ group: Number(r.group), computer: Number(r.computer) }))) {
     const rdpMembers = await ctx.members(group);
-    const holders = await ctx.nodes(rights.map((r) => r.start));
+    const holders = await ctx.nodes((await ctx.edgesInto([computer], ['RemoteInteractiveLogonRight'])).map((r) => r.start));
     for (const holder of holders.values()) {
       if (rdpMembers.has(holder.id)) ctx.emit(holder.id, computer, 'CanRDP');
       else if (hasKind(holder, 'Group', 'ADLocalGroup')) {

@@ -106,6 +106,12 @@ test(`CanRDP on ${DIALECT}: with user-rights data, only RemoteInteractiveLogonRi
   await check(nodes, edges, 'CanRDP', pairs(['1101', '1200']));
 });
 
+test(`CanRDP on ${DIALECT}: with user-rights data, the group's direct members when the RDP group itself holds the right`, async () => {
+  const [nodes, edges] = localGraph('555', [[`${D}-1200-555`, 'RemoteInteractiveLogonRight', `${D}-1200`]]);
+  nodes[1] = computer('1200', { hasura: true });
+  await check(nodes, edges, 'CanRDP', pairs(['1100', '1200'], ['1101', '1200']));
+});
+
 const PKI = {
   eca: 'ECA00000-0000-0000-0000-000000000001', root: 'ROOT0000-0000-0000-0000-000000000001', aia: 'AIA00000-0000-0000-0000-000000000001',
   store: 'NTA00000-0000-0000-0000-000000000001', esc1: 'TPL00000-0000-0000-0000-000000000001', agent: 'TPL00000-0000-0000-0000-000000000002',
