@@ -216,9 +216,10 @@ test('BHEAPIClient against Scent: clients, events, jobs (enterprise collection)'
 });
 
 test('BHEAPIClient against Scent: asset group tags, selectors, members', async () => {
-  // Tier Zero (tag 1) selects the domain's -512 group, its members with it.
+  // Tier Zero (tag 1) selects the domain's -512 group, its members with it (a name of its own: BloodHound's
+  // default selectors, "Domain Admins" among them, are there from the start).
   await call('createAssetGroupTagSelector (Tier Zero)', api.post('/api/v2/asset-group-tags/1/selectors', {
-    name: 'Domain Admins', description: 'the -512 group', auto_certify: 0, seeds: [{ type: 1, value: `${DOMAIN}-512` }],
+    name: 'Domain Admins (client test)', description: 'the -512 group', auto_certify: 0, seeds: [{ type: 1, value: `${DOMAIN}-512` }],
   }), 201, basic(Selector));
   const listed = await call('getAssetGroupTags (counts)', api.get('/api/v2/asset-group-tags', { params: { counts: true } }), 200, basic({ tags: [AssetGroupTag] }));
   const tierZero = listed.data.data.tags.find((t: { type: number; position: number | null }) => t.type === 1 && t.position === 1);
