@@ -33,15 +33,18 @@ interface Records {
   positionOf: Int32Array;
 }
 
-/** A table too large for the memory share at a data version: read from the database until it changes. */
-interface TooLarge { stamp: string; tooLarge: true }
+/**
+ * A table too large for a memory share (`within` bytes; Infinity: too many rows) at a data version: read from the
+ * database until it changes, or until a larger share is given.
+ */
+interface TooLarge { stamp: string; tooLarge: true; within: number }
 
 const held = new WeakMap<Db, Map<RecordTable, Records | TooLarge | Promise<Records | TooLarge | null>>>();
 
 async function load(db: Db, table: RecordTable, stamp: string, maxBytes: number): Promise<Records | TooLarge | null> {
   const k = db.kysely as unknown as import('kysely').Kysely<Record<string, { id: number; created_at: number }>>;
   const n = Number((await k.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-  if (n > MAX_RECORDS) return { stamp, tooLarge: true };
+  if (n > MAX_RECORDS) return { stamp, tooLarge: true, within: Infinity };
   const rows = (await k.selectFrom(table).selectAll().orderBy('created_at').orderBy('id').execute()) as Array<Record<string, unknown>>;
   if (db.versions.snapshot([table]) !== stamp) return null;
   const at = Float64Array.from(rows, (r) => Number(r.created_at));
@@ -73,7 +76,7 @@ async function load(db: Db, table: RecordTable, stamp: string, maxBytes: number)
     to[k] = offset;
     positionOf[i] = k;
   });
-  if (tooLarge) return { stamp, tooLarge: true };
+  if (tooLarge) return { stamp, tooLarge: true, within: maxBytes };
   return { stamp, at, newestFirst: Buffer.concat(parts), from, to, positionOf };
 }
 
@@ -84,11 +87,17 @@ async function recordsOf(db: Db, table: RecordTable, maxBytes: number): Promise<
   if (!perDb) held.set(db, (perDb = new Map()));
   const current = perDb.get(table);
   if (current && !(current instanceof Promise) && current.stamp === stamp) {
-    return 'tooLarge' in current || current.newestFirst.length <= maxBytes ? current : null;
+    if ('tooLarge' in current) {
+      if (maxBytes <= current.within) return current;
+    } else return current.newestFirst.length <= maxBytes ? current : null;
   }
   if (current instanceof Promise) {
     const ready = await current;
-    if (ready && ready.stamp === db.versions.snapshot([table])) return ready;
+    if (ready && ready.stamp === db.versions.snapshot([table])) {
+      if ('tooLarge' in ready) {
+        if (maxBytes <= ready.within) return ready;
+      } else return ready.newestFirst.length <= maxBytes ? ready : null;
+    }
   }
   const building = load(db, table, stamp, maxBytes);
   perDb.set(table, building);
