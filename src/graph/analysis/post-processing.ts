@@ -1,12 +1,14 @@
 /**
  * BloodHound's post-processing after every ingest (docs/ingest-and-analysis.md, "Analysis"): the
  * node passes of well-known.ts, then every post-processed edge kind deleted and the rules of
- * rules.ts run in order. One transaction: readers see the graph before or after, never half.
+ * rules.ts run in order. One transaction (on PostgreSQL under the graph writers' advisory lock):
+ * readers see the graph before or after, never half.
  * Idempotent: a second run over the same graph derives the same edges.
  */
 import { sql } from 'kysely';
 import type { Db } from '../../db/create-db.ts';
 import { nowMicros } from '../../db/time.ts';
+import { PG_LOCK_KEY } from '../bulk/writer.ts';
 import { AnalysisContext } from './context.ts';
 import { POST_PROCESSED_KINDS, RULES } from './rules.ts';
 import { domainAssociations, fixWellKnownNodeTypes, linkWellKnownNodes } from './well-known.ts';
@@ -22,6 +24,8 @@ export interface PostProcessingResult {
 export async function postProcess(db: Db): Promise<PostProcessingResult> {
   const started = performance.now();
   return db.kysely.transaction().execute(async (trx) => {
+    // PostgreSQL: the graph writers' lock, so that an ingest on another server never interleaves (SQLite has one writer).
+    if (db.dialect === 'postgres') await sql`select pg_advisory_xact_lock(${PG_LOCK_KEY}, hashtext(current_schema()))`.execute(trx);
     const ctx = new AnalysisContext(trx, nowMicros(), db.dialect);
     await fixWellKnownNodeTypes(ctx);
     await domainAssociations(ctx);

@@ -51,7 +51,7 @@ export interface NodeMatch {
  * of one schema has one writer at a time, while graphs in other schemas of the same database (test
  * runs, benchmarks, other tenants) do not wait for each other.
  */
-const PG_LOCK_KEY = 0x5c3e7;
+export const PG_LOCK_KEY = 0x5c3e7;
 
 /**
  * Runs `fn` in one graph transaction: everything it wrote commits together, or nothing does.
