@@ -4,6 +4,7 @@ import { CypherError } from './errors.ts';
 import { hasMacro } from './macros.ts';
 import { parseCypher } from './parser.ts';
 import { children } from './walk.ts';
+import { BoundedCache } from '../http/bounded-cache.ts';
 
 export interface PreparedQuery {
   text: string;
@@ -15,14 +16,61 @@ export interface PreparedQuery {
 /** Deepest expression nesting accepted: everything after parsing walks trees recursively. */
 export const MAX_DEPTH = 400;
 
-/** Parses and checks a query; throws CypherError (a 400 on the route) naming what is wrong and where. */
+/**
+ * Prepared queries by exact text and check options, so a repeated query (the UI's pre-built and saved
+ * queries, selectors, bhcli) skips parse and check. Bounded by an estimate of the bytes held (oldest
+ * out first; a huge text is not kept). Only successes are kept. What is kept is deeply frozen: every
+ * execution reads the same AST and none may change it.
+ */
+export class PreparedCache {
+  private readonly kept: BoundedCache<PreparedQuery>;
+
+  constructor(maxBytes: number) {
+    // An AST takes some tens of bytes per character of its text.
+    this.kept = new BoundedCache(maxBytes, (p) => 64 * p.text.length + 1024);
+  }
+
+  prepare(text: string, options: CheckOptions = { mutations: false }): PreparedQuery {
+    const key = `${options.mutations ? 'm' : 'r'}:${text}`;
+    const hit = this.kept.get(key);
+    if (hit !== undefined) return hit;
+    const prepared = deepFreeze(prepareUncached(text, options));
+    this.kept.set(key, prepared);
+    return prepared;
+  }
+
+  get size(): number {
+    return this.kept.size;
+  }
+}
+
+const cache = new PreparedCache(16 * 1024 * 1024);
+
+/** Parses and checks a query (cached by text and options); throws CypherError (a 400 on the route) naming what is wrong and where. */
 export function prepareCypher(text: string, options: CheckOptions = { mutations: false }): PreparedQuery {
+  return cache.prepare(text, options);
+}
+
+/** Parses and checks a query, every time. */
+export function prepareUncached(text: string, options: CheckOptions = { mutations: false }): PreparedQuery {
   const query = parseCypher(text);
   if (depth(query) > MAX_DEPTH) throw new CypherError(`query is nested too deeply (more than ${MAX_DEPTH} levels)`);
   const { hasMutation, columns } = checkQuery(text, query, options);
   // As BloodHound: a mutating query may not use AD_ATTACK_PATHS & co. anywhere (MATCH included).
   if (hasMutation && usesShortcut(query)) throw new CypherError('relationship type shortcuts are not supported in graph mutations');
   return { text, query, hasMutation, columns };
+}
+
+/** Freezes a value and everything reachable from it (without recursion: ASTs may be deep). */
+function deepFreeze<T>(value: T): T {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (v === null || typeof v !== 'object' || Object.isFrozen(v)) continue;
+    Object.freeze(v);
+    for (const x of Object.values(v)) stack.push(x);
+  }
+  return value;
 }
 
 /** Whether any relationship pattern of the query (in any clause or expression) names a shortcut. */
