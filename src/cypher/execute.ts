@@ -4,11 +4,11 @@ import { CypherError } from './errors.ts';
 import { evaluate, truth } from './eval.ts';
 import type { GraphSource } from './graph-source.ts';
 import { matchParts } from './match.ts';
-import { conjuncts } from './plan.ts';
+import { conjuncts, literalOf } from './plan.ts';
 import type { PreparedQuery } from './prepare.ts';
 import { aggregateRows } from './project.ts';
 import { groupKey, orderCompare, type Row, type Value } from './values.ts';
-import { children, patternVariables, readsDetails } from './walk.ts';
+import { children, hasAggregate, patternVariables, readsDetails } from './walk.ts';
 
 export interface QueryResult {
   columns: string[];
@@ -16,8 +16,13 @@ export interface QueryResult {
   ctx: ExecContext;
 }
 
+export interface ExecuteOptions {
+  /** Stop matching once a simple `MATCH … RETURN … LIMIT n` has its rows (limitPushdown); on unless a test compares. */
+  limitPushdown?: boolean;
+}
+
 /** Runs a prepared (read-only) query: each clause turns the rows of the previous one into its own. */
-export async function executeQuery(prepared: PreparedQuery, source: GraphSource, limits?: Limits): Promise<QueryResult> {
+export async function executeQuery(prepared: PreparedQuery, source: GraphSource, limits?: Limits, options: ExecuteOptions = {}): Promise<QueryResult> {
   const ctx = new ExecContext(source, prepared.text, limits);
   const nodeVars = new Set<string>();
   visitQuery(prepared, () => {}, (p) => {
@@ -31,7 +36,7 @@ export async function executeQuery(prepared: PreparedQuery, source: GraphSource,
   ctx.view = await source.view();
   let rows: Row[] = [];
   for (const part of prepared.query.parts) {
-    rows = rows.concat(await runSingle(part, ctx));
+    rows = rows.concat(await runSingle(part, ctx, options.limitPushdown === false ? null : limitPushdown(part)));
     ctx.checkRows(rows.length);
   }
   if (prepared.query.parts.length > 1 && !prepared.query.unionAll[0]) {
@@ -46,10 +51,33 @@ export async function executeQuery(prepared: PreparedQuery, source: GraphSource,
   return { columns: prepared.columns, rows, ctx };
 }
 
-async function runSingle(part: SingleQuery, ctx: ExecContext): Promise<Row[]> {
+/**
+ * How many match rows a single query needs when it is the simplest shape, `MATCH <one pattern part>
+ * [WHERE …] RETURN … [SKIP s] LIMIT n` (no OPTIONAL, WITH, DISTINCT, ORDER BY, aggregation, pattern
+ * predicates; literal SKIP / LIMIT): s + n, as its answer is the first s + n matches. Otherwise null.
+ */
+export function limitPushdown(part: SingleQuery): number | null {
+  if (part.clauses.length !== 2) return null;
+  const [match, ret] = part.clauses;
+  if (match.c !== 'match' || match.optional || match.patterns.length !== 1) return null;
+  if (ret.c !== 'return') return null;
+  const proj = ret.projection;
+  if (proj.distinct || proj.orderBy.length > 0 || proj.limit === null || proj.items.some((i) => hasAggregate(i.expr))) return null;
+  if (match.where && hasPatternExpr(match.where)) return null;
+  const skip = proj.skip ? literalOf(proj.skip) : 0;
+  const limit = literalOf(proj.limit);
+  const count = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= 0;
+  return count(skip) && count(limit) ? (skip as number) + (limit as number) : null;
+}
+
+function hasPatternExpr(e: Expr): boolean {
+  return e.t === 'pattern' || e.t === 'patcomp' || children(e).some(hasPatternExpr);
+}
+
+async function runSingle(part: SingleQuery, ctx: ExecContext, stopAfter: number | null): Promise<Row[]> {
   let rows: Row[] = [{}];
   for (const clause of part.clauses) {
-    rows = await runClause(clause, rows, ctx);
+    rows = stopAfter !== null && clause.c === 'match' ? await runMatch(clause, rows, ctx, stopAfter) : await runClause(clause, rows, ctx);
     ctx.checkRows(rows.length);
     await ctx.breathe();
   }
@@ -87,9 +115,11 @@ async function runClause(clause: Clause, rows: Row[], ctx: ExecContext): Promise
 
 const INDEX = '\u0000row';
 
-async function runMatch(clause: Extract<Clause, { c: 'match' }>, rows: Row[], ctx: ExecContext): Promise<Row[]> {
+async function runMatch(clause: Extract<Clause, { c: 'match' }>, rows: Row[], ctx: ExecContext, stopAfter?: number): Promise<Row[]> {
   const tagged = rows.map((r, i) => ({ ...r, [INDEX]: i }));
-  const { rows: matched, pending } = await matchParts(clause.patterns, tagged, conjuncts(clause.where), ctx);
+  let { rows: matched, pending } = await matchParts(clause.patterns, tagged, conjuncts(clause.where), ctx, stopAfter);
+  // Stopping early is exact only when WHERE was applied entirely while matching: else (when it may have stopped) match everything.
+  if (stopAfter !== undefined && pending.length > 0 && matched.length >= stopAfter) ({ rows: matched, pending } = await matchParts(clause.patterns, tagged, conjuncts(clause.where), ctx));
   let kept = matched;
   if (pending.length > 0) {
     if (ctx.wantEdgeProps) await ctx.ensureEdgeProps(relIds(matched));

@@ -22,12 +22,12 @@ export interface Partial {
  * Matches a MATCH clause's pattern parts against rows, applying each WHERE conjunct as soon as its
  * variables are bound. Returns the extended rows (the caller evaluates what remains of WHERE).
  */
-export async function matchParts(parts: PatternPart[], rows: Row[], where: Expr[], ctx: ExecContext): Promise<{ rows: Row[]; pending: Expr[] }> {
+export async function matchParts(parts: PatternPart[], rows: Row[], where: Expr[], ctx: ExecContext, stopAfter?: number): Promise<{ rows: Row[]; pending: Expr[] }> {
   let partials: Array<{ row: Row; used: Set<number> }> = rows.map((row) => ({ row, used: new Set() }));
   let pending = [...where];
   for (const part of parts) {
     const next: Array<{ row: Row; used: Set<number> }> = [];
-    const matched = await matchPart(part, partials, pending, ctx);
+    const matched = await matchPart(part, partials, pending, ctx, parts.length === 1 ? stopAfter : undefined);
     for (const p of matched.partials) next.push({ row: p.row, used: p.used });
     pending = matched.pending;
     partials = next;
@@ -37,7 +37,16 @@ export async function matchParts(parts: PatternPart[], rows: Row[], where: Expr[
   return { rows: partials.map((p) => p.row), pending };
 }
 
-async function matchPart(part: PatternPart, inputs: Array<{ row: Row; used: Set<number> }>, where: Expr[], ctx: ExecContext) {
+/** Most anchors extended together when a part may stop early (LIMIT pushdown); chunks start small and double. */
+const STOP_CHUNK = 4096;
+
+/**
+ * `stopAfter`: the caller needs only the first rows (LIMIT pushdown). Honoured for a part of
+ * fixed-length relationships only, whose matches come out in anchor order: the anchors are then
+ * extended a chunk at a time, stopping once `stopAfter` matches exist; the first matches are the
+ * same as without it. (Variable-length steps order matches by length across all anchors: no early stop.)
+ */
+async function matchPart(part: PatternPart, inputs: Array<{ row: Row; used: Set<number> }>, where: Expr[], ctx: ExecContext, stopAfter?: number) {
   const bound = new Set(Object.keys(inputs[0]?.row ?? {}));
   const counts = await labelCounts(part, ctx);
   const estimates = estimateNodes(part, bound, where, (l) => counts.get(l) ?? Infinity, constantsFor(inputs, ctx));
@@ -49,10 +58,7 @@ async function matchPart(part: PatternPart, inputs: Array<{ row: Row; used: Set<
     ({ partials, pending } = await filterReady(partials, pending, ctx));
   };
   await applyReady();
-  if (part.shortest) {
-    const far = estimates[anchor.index === 0 ? part.nodes.length - 1 : 0];
-    partials = await shortestPaths(part, anchor.index, partials, ctx, await shortestTargets(part.nodes[far.index], far, ctx));
-  } else {
+  const extend = async () => {
     for (let i = anchor.index; i < part.rels.length && partials.length > 0; i++) {
       partials = await step(part, i, 'right', partials, ctx);
       await applyReady();
@@ -61,6 +67,27 @@ async function matchPart(part: PatternPart, inputs: Array<{ row: Row; used: Set<
       partials = await step(part, i, 'left', partials, ctx);
       await applyReady();
     }
+  };
+  if (stopAfter !== undefined && !part.shortest && part.rels.every((r) => r.range === null)) {
+    const anchors = partials;
+    const before = pending;
+    let after = before;
+    const out: Partial[] = [];
+    for (let at = 0, size = Math.min(STOP_CHUNK, Math.max(16, stopAfter)); at < anchors.length && out.length < stopAfter; at += size, size = Math.min(STOP_CHUNK, 2 * size)) {
+      partials = anchors.slice(at, at + size);
+      pending = before;
+      await extend();
+      // Every chunk with matches binds the same variables, so leaves the same conjuncts pending.
+      if (partials.length > 0) after = pending;
+      out.push(...partials);
+    }
+    partials = out;
+    pending = after;
+  } else if (part.shortest) {
+    const far = estimates[anchor.index === 0 ? part.nodes.length - 1 : 0];
+    partials = await shortestPaths(part, anchor.index, partials, ctx, await shortestTargets(part.nodes[far.index], far, ctx));
+  } else {
+    await extend();
   }
   if (part.pathVariable) {
     for (const p of partials) p.row[part.pathVariable] = pathOf(p);

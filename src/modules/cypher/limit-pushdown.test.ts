@@ -1,0 +1,101 @@
+/**
+ * LIMIT pushdown (src/cypher/execute.ts limitPushdown): a simple `MATCH … RETURN … LIMIT n` stops
+ * matching once it has its rows. Its answer must be exactly the answer of matching everything first:
+ * checked on the Query Library's queries with LIMIT (and the library's queries given a small LIMIT)
+ * plus constructed ones, on the SharpHound v6 fixture, after ingest and analysis.
+ */
+import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
+import { test } from 'node:test';
+import { executeQuery, limitPushdown } from '../../cypher/execute.ts';
+import { GraphSource } from '../../cypher/graph-source.ts';
+import { AD_QUERIES } from '../../cypher/library.test-helpers.ts';
+import { prepareCypher } from '../../cypher/prepare.ts';
+import { CypherError } from '../../cypher/errors.ts';
+import { FIXTURES } from '../../graph/ingest/fixture-path.ts';
+import { ingestFiles } from '../../graph/ingest/ingest.service.ts';
+import { createTestApp } from '../../test/harness.ts';
+import { analyzeGraph } from '../data-quality/analysis.service.ts';
+
+const CONSTRUCTED = [
+  'MATCH (n:User) RETURN n LIMIT 5',
+  'MATCH (n) RETURN n.name SKIP 7 LIMIT 20',
+  'MATCH (u:User)-[:MemberOf]->(g:Group) RETURN u.name, g.name SKIP 3 LIMIT 4',
+  'MATCH (u:User)-[r:MemberOf]->(g:Group) WHERE u.enabled = true RETURN u, r, g LIMIT 17',
+  'MATCH p = (x)-[:MemberOf]->(g:Group)<-[:MemberOf]-(y) WHERE x.name < y.name RETURN p LIMIT 25',
+  'MATCH (c:Computer)<-[:AdminTo|MemberOf|HasSession]-(x) RETURN c, x LIMIT 3',
+  'MATCH (n)-[]-(m) RETURN n, m LIMIT 40',
+  'MATCH (n)-[]-(m) WHERE (m)-[:MemberOf]->() RETURN n, m LIMIT 10',
+  'MATCH (u:User)-[:MemberOf*1..]->(g:Group) RETURN u, g LIMIT 3',
+  'MATCH (n:User) RETURN n LIMIT 0',
+  // Sparse: most anchors match nothing, so several chunks of anchors are extended before the rows exist.
+  'MATCH (n)-[r]->(m) WHERE size(m.name) % 3 = 0 RETURN n, r, m LIMIT 30',
+  'MATCH (n)-[r]->(m) WHERE size(m.name) % 3 = 1 RETURN n.name, m.name SKIP 5 LIMIT 60',
+  'MATCH (n)<-[r]-(m)-[s]->(o) WHERE size(o.name) % 2 = 0 AND n <> o RETURN n, m, o LIMIT 50',
+  'MATCH (g:Group)<-[:MemberOf]-(n) WHERE size(n.name) % 2 = 0 RETURN g.name, n.name LIMIT 33',
+];
+
+/** Library queries with a LIMIT as they are, and those without one given a small LIMIT (when that still parses). */
+function queries(): string[] {
+  const out = [...CONSTRUCTED];
+  for (const { query } of AD_QUERIES) {
+    if (/\bLIMIT\b/i.test(query)) out.push(query);
+    else {
+      const limited = `${query.trimEnd()}\nLIMIT 3`;
+      try {
+        prepareCypher(limited);
+        out.push(limited);
+      } catch (err) {
+        if (!(err instanceof CypherError)) throw err;
+      }
+    }
+  }
+  return out;
+}
+
+test('LIMIT pushdown: the same rows as matching everything first', async () => {
+  const t = await createTestApp();
+  try {
+    const files = readdirSync(FIXTURES).filter((f) => f.endsWith('.json') && !f.startsWith('expected')).sort();
+    const outcomes = await ingestFiles(t.db, files.map((f) => ({ path: FIXTURES + f })));
+    assert.deepEqual(outcomes.filter((o) => o.error), []);
+    await analyzeGraph(t.db);
+    let pushed = 0;
+    for (const text of queries()) {
+      const prepared = prepareCypher(text);
+      const stopAfter = prepared.query.parts.length === 1 ? limitPushdown(prepared.query.parts[0]) : null;
+      const run = async (limitPushdown: boolean) => {
+        try {
+          return (await executeQuery(prepared, new GraphSource(t.db), undefined, { limitPushdown })).rows;
+        } catch (err) {
+          if (err instanceof CypherError) return err.message;
+          throw err;
+        }
+      };
+      const full = await run(false);
+      const fast = await run(true);
+      assert.deepEqual(fast, full, text);
+      if (stopAfter !== null) pushed++;
+    }
+    assert.ok(pushed >= 10, `pushed ${pushed}`);
+  } finally {
+    await t.close();
+  }
+});
+
+test('LIMIT pushdown applies to the simplest shape only', () => {
+  const of = (q: string) => limitPushdown(prepareCypher(q).query.parts[0]);
+  assert.equal(of('MATCH (n:User) RETURN n SKIP 2 LIMIT 5'), 7);
+  assert.equal(of('MATCH p = (a)-[:MemberOf]->(b) WHERE a.enabled RETURN p LIMIT 5'), 5);
+  for (const q of [
+    'MATCH (n:User) RETURN n',
+    'MATCH (n:User) RETURN n ORDER BY n.name LIMIT 5',
+    'MATCH (n:User) RETURN DISTINCT n LIMIT 5',
+    'MATCH (n:User) RETURN count(n) LIMIT 5',
+    'OPTIONAL MATCH (n:User) RETURN n LIMIT 5',
+    'MATCH (n:User) WITH n RETURN n LIMIT 5',
+    'MATCH (n:User), (m:Group) RETURN n, m LIMIT 5',
+    'MATCH (n:User) WHERE (n)-[:MemberOf]->() RETURN n LIMIT 5',
+    'MATCH (n:User) RETURN n LIMIT toInteger(5)',
+  ]) assert.equal(of(q), null, q);
+});
