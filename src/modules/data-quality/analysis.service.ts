@@ -123,14 +123,29 @@ async function completeness(db: Db, kind: 'User' | 'Computer', edgeKinds: string
     select n.environment_id as env, ${p.number('lastlogontimestamp')} as ts,
       case when exists (select 1 from edges e where e.end_id = n.id and e.kind in (${sql.join(edgeKinds)})) then 1 else 0 end as covered
     from nodes n where n.kind = ${kind} and ${p.isTrue('enabled')} and ${p.number('lastlogontimestamp')} is not null ${windows}`);
+  return completenessOf(rows);
+}
+
+/**
+ * The percentages from the active principals' rows (`ts` = lastlogontimestamp, `covered` = 1 when an
+ * edge of the kinds reaches it), per environment and over all. Linear in the rows, whatever their count.
+ */
+export function completenessOf(rows: Array<{ env: string | null; ts: number; covered: number }>): Map<string | null, number> & { all: number } {
   const percent = (list: typeof rows) => {
     if (!list.length) return 0;
-    const threshold = Math.max(0, ...list.map((r) => Number(r.ts))) - FOURTEEN_DAYS;
+    // a loop, not Math.max(...list): a spread of hundreds of thousands of arguments overflows the stack
+    let latest = 0;
+    for (const r of list) latest = Math.max(latest, Number(r.ts));
+    const threshold = latest - FOURTEEN_DAYS;
     const active = list.filter((r) => Number(r.ts) >= threshold);
     return active.length ? Math.floor((100 * active.filter((r) => Number(r.covered) === 1).length) / active.length) : 0;
   };
   const byEnv = new Map<string | null, typeof rows>();
-  for (const r of rows) byEnv.set(r.env, [...(byEnv.get(r.env) ?? []), r]);
+  for (const r of rows) {
+    const list = byEnv.get(r.env);
+    if (list) list.push(r);
+    else byEnv.set(r.env, [r]);
+  }
   const out = new Map([...byEnv].map(([env, list]) => [env, percent(list)])) as Map<string | null, number> & { all: number };
   out.all = percent(rows);
   return out;
