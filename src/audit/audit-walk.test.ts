@@ -8,11 +8,11 @@ import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import type { LightMyRequestResponse } from 'fastify';
 import { createTestApp, type InjectOptions, type TestApp } from '../test/harness.ts';
-import { makeClient, makeJob } from '../modules/jobs/collection.fixtures.ts';
+import { makeClient, makeJob } from '../test/collection.fixtures.ts';
 import { createUser } from '../modules/users/users.service.ts';
 import { issueSession } from '../auth/sessions.ts';
 import { multipart } from '../test/multipart.ts';
-import { SamlTestIdp } from '../modules/saml/test-idp.ts';
+import { SamlTestIdp } from '../test/saml-idp.ts';
 
 let t: TestApp;
 let admin: string;

@@ -431,7 +431,7 @@ test('administration: an API token shown once; an OIDC provider created and dele
   } else {
     // The IdP metadata (an entity id, a POST SSO service, a signing certificate) from the SAML module's test IdP;
     // imported by a computed path: the module arrives with the route.
-    const testIdp = '../../src/modules/saml/test-idp.ts';
+    const testIdp = '../../src/test/saml-idp.ts';
     const { SamlTestIdp } = await import(testIdp) as { SamlTestIdp: new (entityId: string) => { metadata(): string } };
     const metadata = new SamlTestIdp('https://idp.example.test/saml').metadata();
     await samlForm.getByLabel('SAML provider name').fill('Console SAML');

@@ -50,7 +50,6 @@ export const ERROR_RESPONSES: Record<string, { name: string; description: string
   415: { name: 'UnsupportedMediaType', description: 'The body is not of a type the route reads.', message: 'invalid content-type: [text/plain]; Content type must be application/json or application/zip' },
   429: { name: 'TooManyRequests', description: 'Over the rate limit (--rate-limit).', message: Messages.tooManyRequests },
   500: { name: 'InternalError', description: 'An unexpected failure; the log line with the same request id has the cause.', message: Messages.internal },
-  501: { name: 'NotImplemented', description: 'BloodHound does not implement this either (e.g. updating a SAML provider through the OIDC route).', message: 'All good things to those who wait. Not implemented.' },
   503: { name: 'Unavailable', description: 'The database is unreachable; the server recovers on its own when it is back.', message: Messages.dbUnavailable },
   504: { name: 'TimedOut', description: 'The Prefer: wait deadline (default 30 s) passed before the work finished; the work was cancelled.', message: Messages.timedOut },
 };

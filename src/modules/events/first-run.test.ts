@@ -1,7 +1,7 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, errorOf, type TestApp } from '../../test/harness.ts';
-import { makeClient } from '../jobs/collection.fixtures.ts';
+import { makeClient } from '../../test/collection.fixtures.ts';
 
 let t: TestApp;
 let admin: string;

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createDb } from '../../db/create-db.ts';
 import { parseRfc3339 } from '../../db/time.ts';
 import { DIALECT, createTestApp, type TestApp } from '../../test/harness.ts';
-import { makeClient } from '../jobs/collection.fixtures.ts';
+import { makeClient } from '../../test/collection.fixtures.ts';
 import { runSchedulerOnce } from './scheduler.ts';
 
 let t: TestApp;

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import zlib from 'node:zlib';
 import { createTestApp, errorOf, type TestApp } from '../../test/harness.ts';
 import { gzipCalls } from '../../test/zlib-spy.ts';
-import { addNode, makeClient, makeJob } from './collection.fixtures.ts';
+import { addNode, makeClient, makeJob } from '../../test/collection.fixtures.ts';
 
 let t: TestApp;
 let admin: string;

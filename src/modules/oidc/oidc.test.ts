@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { buildApp } from '../../app.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 import { setDisabled } from '../users/users.repository.ts';
-import { followProvider, startTestIdp, type TestIdp } from './test-idp.ts';
+import { followProvider, startTestIdp, type TestIdp } from '../../test/oidc-idp.ts';
 
 const ROOT = 'http://scent.test';
 const SLUGS = ['jit', 'closed', 'gone'];

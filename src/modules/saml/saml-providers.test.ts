@@ -4,7 +4,7 @@ import { X509Certificate } from 'node:crypto';
 import { createTestApp, errorOf, type TestApp } from '../../test/harness.ts';
 import { multipart } from '../../test/multipart.ts';
 import { generateSpKeyPair } from './saml.keys.ts';
-import { SamlTestIdp } from './test-idp.ts';
+import { SamlTestIdp } from '../../test/saml-idp.ts';
 
 const ROOT = 'http://scent.test';
 let t: TestApp;

@@ -1,5 +1,5 @@
 /**
- * SAML sign-in end to end against an in-process IdP (test-idp.ts: its own key, metadata, responses
+ * SAML sign-in end to end against an in-process IdP (src/test/saml-idp.ts: its own key, metadata, responses
  * signed with xml-crypto): login, the ACS, provisioning, role mapping, and each attack as a named test
  * with its exact outcome (the `error=` code the browser is sent to, and the reason in the audit entry).
  */
@@ -14,7 +14,7 @@ import { multipart, urlencoded } from '../../test/multipart.ts';
 import { setDisabled } from '../users/users.repository.ts';
 import { generateSpKeyPair } from './saml.keys.ts';
 import { ROLE_ATTRIBUTE } from './saml.login.ts';
-import { SamlTestIdp, type AuthnRequestInfo, type ResponseOptions } from './test-idp.ts';
+import { SamlTestIdp, type AuthnRequestInfo, type ResponseOptions } from '../../test/saml-idp.ts';
 
 const ROOT = 'http://scent.test';
 const EMAIL = 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress';

@@ -29,7 +29,7 @@ export async function updateOidcProvider(db: Db, id: number, body: UpdateOidcBod
       if (db.dialect === 'postgres') q = q.forUpdate();
       const provider = await q.executeTakeFirst();
       if (!provider) throw notFound();
-      if (provider.type !== SSO_TYPE.oidc) throw new ApiError(501, 'All good things to those who wait. Not implemented.');
+      if (provider.type !== SSO_TYPE.oidc) throw notFound(); // the route sends only OIDC providers here
       if (config?.auto_provision.enabled && !(await roleExists(trx, config.auto_provision.default_role_id))) {
         throw badRequest('role id is invalid');
       }

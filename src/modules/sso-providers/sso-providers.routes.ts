@@ -83,7 +83,7 @@ export const ssoProviderRoutes = [
       body: Type.Partial(CreateOidcBody),
       response: {
         200: DataEnvelope(Type.Union([Type.Ref(OidcProviderSchema), Type.Ref(SamlProviderSchema)])),
-        ...errorResponses(400, 401, 403, 404, 409, 501),
+        ...errorResponses(400, 401, 403, 404, 409),
       },
     },
     handler: async (request) => {

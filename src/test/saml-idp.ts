@@ -8,7 +8,7 @@ import { inflateRawSync } from 'node:zlib';
 import { randomUUID } from 'node:crypto';
 import { DOMParser } from '@xmldom/xmldom';
 import { SignedXml } from 'xml-crypto';
-import { generateSpKeyPair, type SpKeyPair } from './saml.keys.ts';
+import { generateSpKeyPair, type SpKeyPair } from '../modules/saml/saml.keys.ts';
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const body = (pem: string) => pem.replace(/-----[^-]+-----/g, '').replace(/\s+/g, '');

@@ -1,6 +1,6 @@
 /** Test helpers for the collection modules (clients, events, jobs). */
 import assert from 'node:assert/strict';
-import type { TestApp } from '../../test/harness.ts';
+import type { TestApp } from './harness.ts';
 
 export async function makeClient(t: TestApp, admin: string, name: string, type = 'sharphound') {
   const res = await t.request({ method: 'POST', url: '/api/v2/clients', token: admin, body: { name, type } });
