@@ -58,7 +58,7 @@ export async function adcsChain(ctx: AnalysisContext): Promise<void> {
 }
 
 /** What the per-CA rules share (BloodHound's ADCS cache). */
-interface Pki {
+export interface Pki {
   ecas: AnalysisNode[];
   templates: AnalysisNode[];
   domains: AnalysisNode[];
@@ -70,7 +70,19 @@ interface Pki {
   linked: Map<number, Set<number>>;
 }
 
-async function loadPki(ctx: AnalysisContext): Promise<Pki> {
+const pkiOfRun = new WeakMap<AnalysisContext, Promise<Pki>>();
+
+/**
+ * The PKI of this analysis run, read once after step 1 (the rules after it write no edge it reads).
+ * With no enterprise CA, no template and no domain it costs three indexed reads.
+ */
+export function loadPki(ctx: AnalysisContext): Promise<Pki> {
+  let pki = pkiOfRun.get(ctx);
+  if (!pki) pkiOfRun.set(ctx, (pki = readPki(ctx)));
+  return pki;
+}
+
+async function readPki(ctx: AnalysisContext): Promise<Pki> {
   const ecas = await ctx.nodesOfKind('EnterpriseCA');
   const templates = await ctx.nodesOfKind('CertTemplate');
   const domains = await ctx.nodesOfKind('Domain');
@@ -153,7 +165,7 @@ export async function enrollOnBehalfOf(ctx: AnalysisContext): Promise<void> {
 }
 
 /** The domains a CA's per-CA edges go to: those it chains properly to, when it has an enabled hosting computer. */
-const targetDomains = (pki: Pki, eca: AnalysisNode) =>
+export const targetDomains = (pki: Pki, eca: AnalysisNode) =>
   ((pki.hosted.get(eca.id) ?? []).some((c) => bool(c, 'enabled') === true) ? [...(pki.chainsTo.get(eca.id) ?? [])] : []);
 
 export async function goldenCert(ctx: AnalysisContext): Promise<void> {

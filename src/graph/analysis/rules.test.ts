@@ -4,55 +4,16 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestDb, DIALECT, type TestDb } from '../../test/harness.ts';
-import { upsertEdges, upsertNodes } from '../store.repository.ts';
+import { DIALECT } from '../../test/harness.ts';
 import { postProcess } from './post-processing.ts';
 import { RULES } from './rules.ts';
-
-const D = 'S-1-5-21-1';
-type N = [objectid: string, kinds: string[], properties?: Record<string, unknown>];
-type E = [start: string, kind: string, end: string, properties?: Record<string, unknown>];
-
-const domain = (extra: Record<string, unknown> = {}): N => [D, ['Domain', 'Base'], { name: 'CORP.LOCAL', domainsid: D, collected: true, ...extra }];
-const user = (rid: string, extra: Record<string, unknown> = {}): N => [`${D}-${rid}`, ['User', 'Base'], { name: `U${rid}@CORP.LOCAL`, domainsid: D, ...extra }];
-const group = (rid: string): N => [`${D}-${rid}`, ['Group', 'Base'], { name: `G${rid}@CORP.LOCAL`, domainsid: D }];
-const computer = (rid: string, extra: Record<string, unknown> = {}): N => [`${D}-${rid}`, ['Computer', 'Base'], { name: `C${rid}.CORP.LOCAL`, domainsid: D, ...extra }];
-
-async function analysed(nodes: N[], edges: E[], run: (db: TestDb) => Promise<unknown> = (db) => postProcess(db)): Promise<{ db: TestDb; edges: (kind: string) => Promise<string[]> }> {
-  const db = await createTestDb();
-  await upsertNodes(db.kysely, nodes.map(([objectid, kinds, properties]) => ({
-    objectid, kinds, name: (properties?.name as string | undefined) ?? null, environmentId: (properties?.domainsid as string | undefined) ?? null,
-    properties: properties ?? {}, sourceKind: 'Base',
-  })));
-  await upsertEdges(db.kysely, edges.map(([start, kind, end, properties]) => ({ start: { objectid: start }, end: { objectid: end }, kind, properties })));
-  await run(db);
-  return {
-    db,
-    edges: async (kind) => {
-      const rows = await db.kysely.selectFrom('edges as e').innerJoin('nodes as s', 's.id', 'e.start_id').innerJoin('nodes as t', 't.id', 'e.end_id')
-        .select(['s.objectid as s', 't.objectid as t']).where('e.kind', '=', kind).execute();
-      return rows.map((r) => `${r.s} -> ${r.t}`).sort();
-    },
-  };
-}
-
-async function check(nodes: N[], edges: E[], kind: string, expected: string[]) {
-  const g = await analysed(nodes, edges);
-  try {
-    assert.deepEqual(await g.edges(kind), [...expected].sort());
-  } finally {
-    await g.db.close();
-  }
-}
-
-/** "rid" → the object id in D (a full SID or GUID stays as it is); "a -> b" pairs, sorted. */
-const oid = (x: string) => (x.startsWith('S-') || x.length > 8 ? x : `${D}-${x}`);
-const pairs = (...list: Array<[string, string]>) => list.map(([a, b]) => `${oid(a)} -> ${oid(b)}`).sort();
+import { analysed, check, computer, D, domain, group, pairs, user, type E, type N } from './rules.test-helpers.ts';
 
 test(`post-processing rule table on ${DIALECT}: every derived kind has a rule, in BloodHound's order`, () => {
   assert.deepEqual(RULES.flatMap((r) => r.kinds), [
     'DCSync', 'ProtectAdminGroups', 'SyncLAPSPassword', 'HasTrustKeys', 'ExecuteDCOM', 'CanPSRemote', 'AdminTo', 'CanRDP',
-    'TrustedForNTAuth', 'IssuedSignedBy', 'EnterpriseCAFor', 'ExtendedByPolicy', 'EnrollOnBehalfOf', 'GoldenCert', 'ADCSESC1', 'Owns', 'WriteOwner',
+    'TrustedForNTAuth', 'IssuedSignedBy', 'EnterpriseCAFor', 'ExtendedByPolicy', 'EnrollOnBehalfOf', 'GoldenCert', 'ADCSESC1', 'ADCSESC3',
+    'ADCSESC4', 'ADCSESC6a', 'ADCSESC6b', 'ADCSESC9a', 'ADCSESC9b', 'ADCSESC10a', 'ADCSESC10b', 'ADCSESC13', 'Owns', 'WriteOwner',
   ]);
 });
 

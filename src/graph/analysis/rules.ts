@@ -6,6 +6,8 @@
  */
 import type { AnalysisContext } from './context.ts';
 import { adcsChain, adcsEsc1, enrollOnBehalfOf, goldenCert } from './adcs.ts';
+import { adcsEsc3, adcsEsc4, adcsEsc13 } from './adcs-esc.ts';
+import { adcsEsc10a, adcsEsc10b, adcsEsc6a, adcsEsc6b, adcsEsc9a, adcsEsc9b } from './adcs-esc-binding.ts';
 import { dcSync, hasTrustKeys, protectAdminGroups, syncLapsPassword } from './domain-rights.ts';
 import { canRdp, localGroupEdges } from './local-groups.ts';
 import { ownership } from './ownership.ts';
@@ -31,13 +33,22 @@ export const RULES: ReadonlyArray<PostProcessingRule> = [
   { kinds: ['EnrollOnBehalfOf'], upstream: 'esc3.go PostEnrollOnBehalfOf (ADCS step 2)', derive: enrollOnBehalfOf },
   { kinds: ['GoldenCert'], upstream: 'esc_shared.go PostGoldenCert', derive: goldenCert },
   { kinds: ['ADCSESC1'], upstream: 'esc1.go PostADCSESC1', derive: adcsEsc1 },
+  { kinds: ['ADCSESC3'], upstream: 'esc3.go PostADCSESC3', derive: adcsEsc3 },
+  { kinds: ['ADCSESC4'], upstream: 'esc4.go PostADCSESC4', derive: adcsEsc4 },
+  { kinds: ['ADCSESC6a'], upstream: 'esc6.go PostADCSESC6a', derive: adcsEsc6a },
+  { kinds: ['ADCSESC6b'], upstream: 'esc6.go PostADCSESC6b', derive: adcsEsc6b },
+  { kinds: ['ADCSESC9a'], upstream: 'esc9.go PostADCSESC9a', derive: adcsEsc9a },
+  { kinds: ['ADCSESC9b'], upstream: 'esc9.go PostADCSESC9b', derive: adcsEsc9b },
+  { kinds: ['ADCSESC10a'], upstream: 'esc10.go PostADCSESC10a', derive: adcsEsc10a },
+  { kinds: ['ADCSESC10b'], upstream: 'esc10.go PostADCSESC10b', derive: adcsEsc10b },
+  { kinds: ['ADCSESC13'], upstream: 'esc13.go PostADCSESC13', derive: adcsEsc13 },
   { kinds: ['Owns'], upstream: 'owns.go PostOwnsAndWriteOwner', derive: (ctx) => ownership(ctx, 'Owns') },
   { kinds: ['WriteOwner'], upstream: 'owns.go PostOwnsAndWriteOwner', derive: (ctx) => ownership(ctx, 'WriteOwner') },
 ];
 
 /**
  * Every kind BloodHound deletes before re-deriving (`ad.PostProcessedRelationships()`), including
- * those Scent derives no rule for yet (the other ESC edges, NTLM relay edges) and the two no pass
+ * those Scent derives no rule for yet (the NTLM relay edges, SyncedToEntraUser) and the two no pass
  * makes again (GPOAppliesTo, CanApplyGPO): none of them can come from a collector.
  */
 export const POST_PROCESSED_KINDS: ReadonlyArray<string> = [
