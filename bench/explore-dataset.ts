@@ -11,8 +11,9 @@
  *   GPLink    every GPO to 4 OUs
  * Tier Zero: a selector seeding Domain Admins, Enterprise Admins and Administrators
  * (children expansion), refreshed by the real membership code. 40 users are Domain Admins.
- * SQLite: bench/.data/explore-<scale>.sqlite; PostgreSQL: database scent_explore_<scale> (copied from the
- * SQLite file in batches). A manifest beside them says the dataset is complete.
+ * SQLite: bench/.data/explore-sqlite-<scale>.sqlite; PostgreSQL: database <prefix>_<scale> (copied from the
+ * SQLite file in batches; prefix SCENT_BENCH_PG_DATABASE, default scent_explore, so checkouts sharing one
+ * PostgreSQL server keep apart). A manifest beside them says the dataset is complete.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import SQLite from 'better-sqlite3';
@@ -26,6 +27,7 @@ export const EXPLORE_SCALES = { small: 50_000, large: 1_000_000 } as const;
 export type ExploreScale = keyof typeof EXPLORE_SCALES;
 export const SID = 'S-1-5-21-4000-5000-6000';
 const VERSION = 2;
+const PG_PREFIX = process.env.SCENT_BENCH_PG_DATABASE ?? 'scent_explore';
 
 /** Well-known node ids. */
 export const WK = { domain: 1, domainAdmins: 2, domainUsers: 3, domainComputers: 4, enterpriseAdmins: 5, administrators: 6 } as const;
@@ -145,7 +147,8 @@ export async function ensureExploreDataset(database: 'sqlite' | 'postgres', scal
   const path = manifestPath(database, scale);
   if (!rebuild && existsSync(path)) {
     const m = JSON.parse(readFileSync(path, 'utf8')) as ExploreManifest;
-    if (m.version === VERSION && m.nodes === EXPLORE_SCALES[scale]) {
+    const place = database === 'postgres' ? pgUrl(`${PG_PREFIX}_${scale}`) : m.url;
+    if (m.version === VERSION && m.nodes === EXPLORE_SCALES[scale] && m.url === place) {
       log(`dataset: reusing explore ${database}/${scale} built ${m.builtAt}`);
       return m;
     }
@@ -160,7 +163,7 @@ export async function ensureExploreDataset(database: 'sqlite' | 'postgres', scal
   }
   const base = JSON.parse(readFileSync(sqliteManifest, 'utf8')) as ExploreManifest;
   if (database === 'sqlite') return base;
-  const name = `scent_explore_${scale}`;
+  const name = `${PG_PREFIX}_${scale}`;
   await recreatePgDatabase(name);
   const url = pgUrl(name);
   await copyToPostgres(file, url, log);

@@ -1,6 +1,6 @@
 /**
  * Graph benchmark: `npm run bench -- explore [--database sqlite|postgres] [--scale small|large]
- *   [--duration S] [--connections K] [--rebuild]`
+ *   [--duration S] [--connections K] [--rebuild] [--label NAME]`
  * On the AD-shaped graph of bench/explore-dataset.ts (small 50,000 nodes; large 1,000,000 nodes and
  * ~5,000,000 edges), against the real server (bin/scent.js serve) at `connections` concurrency, each
  * request different: entity info with counts (random users), related-list pages (random entities and
@@ -8,7 +8,7 @@
  * The floor (bench/explore-floor.ts) answers the same shortest-path and membership questions
  * in-process with a plain BFS over typed arrays from the same database. Reported: requests/s, p50 /
  * p99 latency, non-2xx, server RSS after the graph is loaded and after the run, time to the first
- * graph answer (the engine's full load), floor ops/s. Results: bench/results/explore-<date>-<db>-<scale>.md
+ * graph answer (the engine's full load), floor ops/s. Results: bench/results/explore-<date>-<db>-<scale>[-<label>].md and .json
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -58,11 +58,51 @@ function rng(seed: number) {
   };
 }
 
+/** The bench's cases: each request different (random entities, lists, prefixes, pairs), the same sequence every run. */
+export function exploreCases(n: number, tierZeroGroups: readonly string[]) {
+  const rand = rng(42);
+  const ofKind = (kind: string) => {
+    for (;;) {
+      const i = 10 + rand(n - 10);
+      if (kindOf(i) === kind) return i;
+    }
+  };
+  const lists: Array<[string, string, string]> = [
+    ['users', 'User', 'memberships'], ['users', 'User', 'controllers'], ['users', 'User', 'controllables'], ['users', 'User', 'admin-rights'],
+    ['groups', 'Group', 'members'], ['groups', 'Group', 'memberships'], ['computers', 'Computer', 'sessions'], ['computers', 'Computer', 'admin-users'],
+    ['ous', 'OU', 'users'], ['computers', 'Computer', 'controllers'],
+  ];
+  const cases: Array<{ name: string; path: () => string; target?: string }> = [
+    { name: 'entity-info', path: () => `/api/v2/users/${objectIdOf(ofKind('User'))}`, target: 'p99 <= 50 ms' },
+    {
+      name: 'related-list', target: 'p99 <= 25 ms',
+      path: () => {
+        const [type, kind, list] = lists[rand(lists.length)];
+        return `/api/v2/${type}/${encodeURIComponent(objectIdOf(ofKind(kind)))}/${list}?skip=0&limit=10`;
+      },
+    },
+    {
+      name: 'search', target: 'p99 <= 20 ms',
+      path: () => {
+        const full = nameOf(ofKind(['User', 'Computer', 'Group'][rand(3)]));
+        return `/api/v2/search?q=${encodeURIComponent(full.slice(0, 5 + rand(6)))}`;
+      },
+    },
+    {
+      name: 'shortest-path', target: 'p99 <= 100 ms, >= 0.25 of the floor',
+      path: () => `/api/v2/graphs/shortest-path?start_node=${objectIdOf(ofKind('User'))}&end_node=${encodeURIComponent(tierZeroGroups[rand(tierZeroGroups.length)])}`,
+    },
+  ];
+  return { cases, ofKind, rand };
+}
+
 export async function run(args: string[]): Promise<void> {
   const database = option(args, 'database', 'sqlite') as 'sqlite' | 'postgres';
   const scale = option(args, 'scale', 'small') as ExploreScale;
   const duration = Number(option(args, 'duration', '10'));
   const connections = Number(option(args, 'connections', '8'));
+  const label = option(args, 'label', '');
+  const loadAtStart = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
   const manifest = await ensureExploreDataset(database, scale, args.includes('--rebuild'), log);
   const n = EXPLORE_SCALES[scale];
 
@@ -84,39 +124,7 @@ export async function run(args: string[]): Promise<void> {
     const loaded = rssMb(pid);
     log(`first graph answer (engine load) in ${firstMs} ms; server RSS ${idle.rss} → ${loaded.rss} MB`);
 
-    const rand = rng(42);
-    const ofKind = (kind: string) => {
-      for (;;) {
-        const i = 10 + rand(n - 10);
-        if (kindOf(i) === kind) return i;
-      }
-    };
-    const lists: Array<[string, string, string]> = [
-      ['users', 'User', 'memberships'], ['users', 'User', 'controllers'], ['users', 'User', 'controllables'], ['users', 'User', 'admin-rights'],
-      ['groups', 'Group', 'members'], ['groups', 'Group', 'memberships'], ['computers', 'Computer', 'sessions'], ['computers', 'Computer', 'admin-users'],
-      ['ous', 'OU', 'users'], ['computers', 'Computer', 'controllers'],
-    ];
-    const cases: Array<{ name: string; path: () => string; target?: string }> = [
-      { name: 'entity-info', path: () => `/api/v2/users/${objectIdOf(ofKind('User'))}`, target: 'p99 <= 50 ms' },
-      {
-        name: 'related-list', target: 'p99 <= 25 ms',
-        path: () => {
-          const [type, kind, list] = lists[rand(lists.length)];
-          return `/api/v2/${type}/${encodeURIComponent(objectIdOf(ofKind(kind)))}/${list}?skip=0&limit=10`;
-        },
-      },
-      {
-        name: 'search', target: 'p99 <= 20 ms',
-        path: () => {
-          const full = nameOf(ofKind(['User', 'Computer', 'Group'][rand(3)]));
-          return `/api/v2/search?q=${encodeURIComponent(full.slice(0, 5 + rand(6)))}`;
-        },
-      },
-      {
-        name: 'shortest-path', target: 'p99 <= 100 ms, >= 0.25 of the floor',
-        path: () => `/api/v2/graphs/shortest-path?start_node=${objectIdOf(ofKind('User'))}&end_node=${encodeURIComponent(manifest.tierZeroGroups[rand(manifest.tierZeroGroups.length)])}`,
-      },
-    ];
+    const { cases, ofKind, rand } = exploreCases(n, manifest.tierZeroGroups);
     const results: Array<Record<string, unknown>> = [];
     for (const c of cases) {
       const r = await autocannon({
@@ -149,12 +157,13 @@ export async function run(args: string[]): Promise<void> {
 
     mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
     const date = new Date().toISOString().slice(0, 10);
-    const file = join(ROOT, `bench/results/explore-${date}-${database}-${scale}.md`);
+    const file = join(ROOT, `bench/results/explore-${date}-${database}-${scale}${label ? `-${label}` : ''}.md`);
+    const loadAtEnd = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
     const lines = [
       `# Graph routes: ${database}, ${scale} (${manifest.nodes} nodes, ${manifest.edges} edges), ${new Date().toISOString()}`,
       '',
-      `Command: \`npm run bench -- explore --database ${database} --scale ${scale} --duration ${duration} --connections ${connections}\``,
-      `Load average at the end: ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`,
+      `Command: \`npm run bench -- explore --database ${database} --scale ${scale} --duration ${duration} --connections ${connections}${label ? ` --label ${label}` : ''}\``,
+      `Load average (1, 5, 15 min) at the start: ${loadAtStart}; at the end: ${loadAtEnd}`,
       '',
       `First graph answer (the engine's full load): ${firstMs} ms. Server RSS: ${idle.rss} MB idle, ${loaded.rss} MB with the graph loaded, ${after.rss} MB after the run (peak ${after.hwm} MB).`,
       '',
@@ -166,6 +175,12 @@ export async function run(args: string[]): Promise<void> {
       `Shortest path, server requests/s over floor ops/s: ${ratio.toFixed(2)} (target >= 0.25). Non-2xx on shortest-path are 404s (no path).`,
     ];
     writeFileSync(file, lines.join('\n') + '\n');
+    writeFileSync(file.replace(/\.md$/, '.json'), JSON.stringify({
+      database, scale, nodes: manifest.nodes, edges: manifest.edges, at: new Date().toISOString(), duration, connections, loadAtStart, loadAtEnd,
+      firstAnswerMs: firstMs, rssMb: { idle: idle.rss, loaded: loaded.rss, after: after.rss, peak: after.hwm }, cases: results,
+      floor: { shortestPathOps: floorPathOps, membersOps: floorMemberOps, pairsWithPath: found, pairs: pairs.length, loadMs: floor.loadMs },
+      shortestPathOverFloor: ratio,
+    }, null, 2) + '\n');
     log(`wrote ${file}`);
   } finally {
     child.kill('SIGTERM');
