@@ -205,6 +205,8 @@ export const enforcedGpos: Traversal = async (s) => {
   const links: Edge[] = [];
   const w = view.walk({
     roots: [s.id], direction: 'inbound', kinds: ['Contains', 'GPLink'],
+    // A GPO ends its way: the OU that contains the GPO object, and that OU's links, do not apply.
+    expand: (id, depth) => depth === 0 || view.hasAnyKind(id, ['Domain', 'OU']),
     step: (e) => {
       if (!(e.kind === 'GPLink' ? view.hasKind(e.start, 'GPO') : view.hasAnyKind(e.start, ['Domain', 'OU']))) return false;
       if (e.kind === 'GPLink') links.push(e);
