@@ -104,6 +104,18 @@ export class GraphSource {
   }
 
   private pushdown(p: Pushdown): RawBuilder<unknown> {
+    const exact = this.exactPushdown(p);
+    // A property predicate holds only where the key is in the JSON text: a plain substring test first,
+    // far cheaper than parsing every row's properties (most keys are absent from most nodes).
+    if ('key' in p && p.key !== 'objectid' && p.key !== 'name' && /^[A-Za-z0-9_]+$/.test(p.key)) {
+      const needle = `"${p.key}"`;
+      const present = this.db.dialect === 'sqlite' ? sql`instr(properties, ${needle}) > 0` : sql`strpos(properties, ${needle}) > 0`;
+      return sql`(${present} and ${exact})`;
+    }
+    return exact;
+  }
+
+  private exactPushdown(p: Pushdown): RawBuilder<unknown> {
     const pg = this.db.dialect === 'postgres';
     switch (p.op) {
       case 'or':

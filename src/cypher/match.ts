@@ -3,7 +3,8 @@ import type { ExecContext } from './context.ts';
 import { evaluate, labelsMatch, truth } from './eval.ts';
 import type { Edge } from '../graph/engine/index.ts';
 import { expandTypes } from './macros.ts';
-import { estimateNodes, labelNames, literalOf, type ConstantOf } from './plan.ts';
+import { estimateNodes, labelNames, literalOf, type ConstantOf, type NodeEstimate } from './plan.ts';
+import { nodesWithEdges, edgeCount, type EndDirection } from './adjacency.ts';
 import { shortestPaths } from './shortest.ts';
 import { equals, NodeRef, PathValue, RelRef, type Row, type Value } from './values.ts';
 import { freeVariables, readsDetails } from './walk.ts';
@@ -50,14 +51,13 @@ async function matchPart(part: PatternPart, inputs: Array<{ row: Row; used: Set<
   const bound = new Set(Object.keys(inputs[0]?.row ?? {}));
   const counts = await labelCounts(part, ctx);
   const estimates = estimateNodes(part, bound, where, (l) => counts.get(l) ?? Infinity, constantsFor(inputs, ctx));
+  const ends = endCandidates(part, estimates, ctx);
   let anchor = estimates.reduce((best, e) => (e.score < best.score ? e : best), estimates[0]);
   if (part.shortest) anchor = estimates[0].score <= estimates[part.nodes.length - 1].score ? estimates[0] : estimates[part.nodes.length - 1];
-  let partials = await anchorPartials(part, anchor.index, anchor.pushdowns, anchor.label, inputs, ctx);
-  let pending = where;
+  let { partials, pending } = await anchorPartials(part, anchor, ends.get(anchor.index), inputs, where, ctx);
   const applyReady = async () => {
     ({ partials, pending } = await filterReady(partials, pending, ctx));
   };
-  await applyReady();
   const extend = async () => {
     for (let i = anchor.index; i < part.rels.length && partials.length > 0; i++) {
       partials = await step(part, i, 'right', partials, ctx);
@@ -139,19 +139,29 @@ async function labelCounts(part: PatternPart, ctx: ExecContext): Promise<Map<str
   return out;
 }
 
-/** Binds the anchor node of a part for every input row (bound variable, or one shared scan). */
+/** Anchor candidates bound and filtered this many at a time (rows never pile up before WHERE has narrowed them). */
+const ANCHOR_CHUNK = 20_000;
+/** Start candidates from relationship kinds are used as they are up to this many (else the SQL scan narrows them too). */
+const ENDS_AS_IS = 100_000;
+
+/**
+ * Binds the anchor node of a part for every input row (bound variable, or one shared scan) and applies
+ * the WHERE conjuncts it makes ready, a chunk of candidates at a time. `ends`: the nodes with an edge of
+ * the kinds of a neighbouring relationship (a superset of the anchor's matches), when those are rarer.
+ */
 async function anchorPartials(
-  part: PatternPart, index: number, pushdowns: Parameters<ExecContext['source']['scan']>[0]['predicates'], label: string | null,
-  inputs: Array<{ row: Row; used: Set<number> }>, ctx: ExecContext,
-): Promise<Partial[]> {
+  part: PatternPart, anchor: NodeEstimate, ends: Float64Array | undefined,
+  inputs: Array<{ row: Row; used: Set<number> }>, where: Expr[], ctx: ExecContext,
+): Promise<{ partials: Partial[]; pending: Expr[] }> {
+  const { index, pushdowns, label } = anchor;
   const pattern = part.nodes[index];
   const fresh = (input: { row: Row; used: Set<number> }, id: number): Partial => {
     const nodes: Array<number | undefined> = new Array(part.nodes.length).fill(undefined);
     nodes[index] = id;
     return { row: pattern.variable ? { ...input.row, [pattern.variable]: new NodeRef(id) } : { ...input.row }, nodes, segs: new Array(part.rels.length).fill(undefined), used: new Set(input.used) };
   };
-  const out: Partial[] = [];
   if (pattern.variable && inputs.length > 0 && pattern.variable in inputs[0].row) {
+    const out: Partial[] = [];
     for (const input of inputs) {
       const v = input.row[pattern.variable];
       if (v instanceof NodeRef) out.push(fresh(input, v.id));
@@ -161,21 +171,67 @@ async function anchorPartials(
       await ctx.ensureNodes(out.map((p) => p.nodes[index]!));
       await ctx.ensureRows(out.map((p) => p.row));
     }
-    return out.filter((p) => nodeMatches(pattern, p.nodes[index]!, p.row, ctx));
+    return filterReady(out.filter((p) => nodeMatches(pattern, p.nodes[index]!, p.row, ctx)), where, ctx);
   }
-  const candidates = await ctx.source.scan({ kind: label, predicates: pushdowns });
-  ctx.charge(candidates.length);
-  if (pattern.props) {
-    await ctx.ensureNodes(candidates);
-    await ctx.ensureRows(inputs.map((i) => i.row));
-  }
-  const accepted = candidates.filter((id) => nodeMatchesStatic(pattern, id, ctx));
-  for (const input of inputs) {
-    for (const id of accepted) {
-      if (!nodeMatchesProps(pattern, id, input.row, ctx)) continue;
-      out.push(fresh(input, id));
+  let candidates: number[];
+  if (ends !== undefined && (ends.length <= ENDS_AS_IS || pushdowns.length === 0)) candidates = Array.from(ends);
+  else {
+    candidates = await ctx.source.scan({ kind: label, predicates: pushdowns });
+    if (ends !== undefined) {
+      const set = new Set(ends);
+      candidates = candidates.filter((id) => set.has(id));
     }
-    ctx.checkRows(out.length);
+  }
+  ctx.charge(candidates.length);
+  const accepted = candidates.filter((id) => nodeMatchesStatic(pattern, id, ctx));
+  if (pattern.props) await ctx.ensureRows(inputs.map((i) => i.row));
+  const out: Partial[] = [];
+  let pending = where;
+  for (const input of inputs) {
+    for (let at = 0; at < accepted.length; at += ANCHOR_CHUNK) {
+      const chunk = accepted.slice(at, at + ANCHOR_CHUNK);
+      const loadedBefore = pattern.props || readsDetails(where) ? new Set(chunk.filter((id) => ctx.nodes.has(id))) : null;
+      if (pattern.props) await ctx.ensureNodes(chunk);
+      const bound: Partial[] = [];
+      for (const id of chunk) if (nodeMatchesProps(pattern, id, input.row, ctx)) bound.push(fresh(input, id));
+      const filtered = await filterReady(bound, where, ctx);
+      // Every chunk with candidates binds the same variables, so leaves the same conjuncts pending.
+      if (bound.length > 0) pending = filtered.pending;
+      out.push(...filtered.partials);
+      ctx.checkRows(out.length);
+      // Details read only to reject candidates are dropped again (a large scan must not keep them all).
+      if (loadedBefore !== null && filtered.partials.length < chunk.length) {
+        const kept = new Set(filtered.partials.map((p) => p.nodes[index]!));
+        for (const id of chunk) if (!kept.has(id) && !loadedBefore.has(id)) ctx.nodes.delete(id);
+      }
+      await ctx.breathe();
+    }
+  }
+  return { partials: out, pending };
+}
+
+/**
+ * For each unbound node of a part next to a relationship with types (at least one step), the nodes
+ * having such an edge in the walk's direction, when they are fewer than the node's own estimate:
+ * the estimate is lowered to their number (so the planner may start there).
+ */
+function endCandidates(part: PatternPart, estimates: NodeEstimate[], ctx: ExecContext): Map<number, Float64Array> {
+  const out = new Map<number, Float64Array>();
+  for (const e of estimates) {
+    if (e.bound) continue;
+    const sides: Array<{ r: RelPattern; side: 'right' | 'left' }> = [];
+    if (e.index < part.rels.length) sides.push({ r: part.rels[e.index], side: 'right' });
+    if (e.index > 0) sides.push({ r: part.rels[e.index - 1], side: 'left' });
+    for (const { r, side } of sides) {
+      if (r.types.length === 0 || (r.range !== null && (r.range.min ?? 1) < 1)) continue;
+      const kinds = expandTypes(r.types);
+      if (edgeCount(ctx.view, kinds) + 1 >= e.score) continue;
+      const set = nodesWithEdges(ctx.view, kinds, walkDirection(r, side) as EndDirection);
+      if (set.length + 1 < e.score) {
+        e.score = set.length + 1;
+        out.set(e.index, set);
+      }
+    }
   }
   return out;
 }

@@ -19,12 +19,14 @@ test('pushdowns: comparisons, string predicates, lists, null tests, bare boolean
   assert.deepEqual(push('n.isacl'), { key: 'isacl', op: '=', value: true });
 });
 
-test('pushdowns: labels and tags, OR of pushdowns; nothing for NOT, <>, other variables or non-constants', () => {
+test('pushdowns: labels and tags, OR of pushdowns; a presence test for <>; nothing for NOT, other variables or non-constants', () => {
   assert.deepEqual(push("(n:Tag_Tier_Zero) OR COALESCE(n.system_tags, '') CONTAINS 'admin_tier_0'"), {
     op: 'or', parts: [{ op: 'tag', label: 'Tag_Tier_Zero' }, { key: 'system_tags', op: 'contains', value: 'admin_tier_0' }],
   });
   assert.deepEqual(push('n:User OR n:Computer'), { op: 'or', parts: [{ op: 'kind', label: 'User' }, { op: 'kind', label: 'Computer' }] });
-  for (const q of ['NOT n.enabled', 'n.a <> 1', 'n.a = m.b', 'n.a = n.b', 'n.a = 1 OR n.b <> 2', "n.name =~ 'A.*'"]) assert.equal(push(q), null, q);
+  assert.deepEqual(push('n.email <> ""'), { key: 'email', op: 'notnull' });
+  assert.deepEqual(push('1 <> n.a'), { key: 'a', op: 'notnull' });
+  for (const q of ['NOT n.enabled', 'n.a <> m.b', 'toUpper(n.a) <> "X"', 'n.a = m.b', 'n.a = n.b', 'n.a = 1 OR n.b <> m.c', "n.name =~ 'A.*'"]) assert.equal(push(q), null, q);
   // With an evaluator, closed expressions count as constants (datetime arithmetic, WITH constants).
   assert.deepEqual(pushdownOf(where('n.pwdlastset < 100 - 10'), 'n', () => 90), { key: 'pwdlastset', op: '<', value: 90 });
 });

@@ -76,8 +76,17 @@ export function pushdownOf(e: Expr, variable: string, constantOf: ConstantOf = l
   if (e.t === 'haslabels' && e.target.t === 'var' && e.target.name === variable && e.labels.t === 'label') {
     return e.labels.name.startsWith('Tag_') ? { op: 'tag', label: e.labels.name } : { op: 'kind', label: e.labels.name };
   }
-  if (e.t === 'cmp' && e.ops.length === 1 && e.ops[0] !== '<>') {
-    const op = e.ops[0];
+  if (e.t === 'cmp' && e.ops.length === 1 && e.ops[0] === '<>') {
+    // `n.key <> constant` is true only where the property is present (null <> x is null): a presence test.
+    const [l, r] = e.args;
+    for (const [p, c] of [[l, r], [r, l]] as const) {
+      const prop = propertyOf(p, variable);
+      if (prop !== null && !prop.ci && constantOf(c) !== undefined) return { key: prop.key, op: 'notnull' };
+    }
+    return null;
+  }
+  if (e.t === 'cmp' && e.ops.length === 1) {
+    const op = e.ops[0] as Exclude<typeof e.ops[0], '<>'>;
     const [l, r] = e.args;
     for (const [p, c, o] of [[l, r, op], [r, l, FLIP[op]]] as const) {
       const prop = propertyOf(p, variable);
