@@ -19,11 +19,17 @@ export interface QueryResult {
 export interface ExecuteOptions {
   /** Stop matching once a simple `MATCH … RETURN … LIMIT n` has its rows (limitPushdown); on unless a test compares. */
   limitPushdown?: boolean;
+  /** Start candidates from relationship kinds (match.ts endCandidates); on unless a test compares. */
+  edgeAnchors?: boolean;
+  /** Presence tests pushed down for null-rejecting predicates (plan.ts presenceOf); on unless a test compares. */
+  presence?: boolean;
 }
 
 /** Runs a prepared (read-only) query: each clause turns the rows of the previous one into its own. */
 export async function executeQuery(prepared: PreparedQuery, source: GraphSource, limits?: Limits, options: ExecuteOptions = {}): Promise<QueryResult> {
   const ctx = new ExecContext(source, prepared.text, limits);
+  ctx.plan.edgeAnchors = options.edgeAnchors !== false;
+  ctx.plan.presence = options.presence !== false;
   const nodeVars = new Set<string>();
   visitQuery(prepared, () => {}, (p) => {
     for (const n of p.nodes) if (n.variable) nodeVars.add(n.variable);

@@ -64,7 +64,7 @@ export class GraphSource {
     let n = this.kindCounts.get(kind);
     if (n === undefined) {
       const view = await this.view();
-      n = kind === null ? view.nodeCount : view.nodesWithKind(kind).length;
+      n = kind === null ? view.nodeCount : nodesOfKind(view, kind).length;
       this.kindCounts.set(kind, n);
     }
     return n;
@@ -74,9 +74,9 @@ export class GraphSource {
    * Node ids (ascending) carrying `kind` and passing the pushed-down predicates (a superset of the
    * matches). `exact`: always apply the predicates in SQL (else a small label is returned whole).
    */
-  async scan(spec: ScanSpec, exact = false): Promise<number[]> {
+  async scan(spec: ScanSpec, exact = false): Promise<readonly number[]> {
     const view = await this.view();
-    const byKind = spec.kind === null ? null : view.nodesWithKind(spec.kind);
+    const byKind = spec.kind === null ? null : nodesOfKind(view, spec.kind);
     // Few enough candidates: their details are read anyway, and the predicates run on them in memory.
     if (spec.predicates.length === 0 || (!exact && byKind !== null && byKind.length <= SMALL_SCAN)) return byKind ?? Array.from(view.nodeIds());
     const where = sql.join(spec.predicates.map((p) => this.pushdown(p)), sql` and `);
@@ -195,6 +195,22 @@ export class GraphSource {
   }
 
 
+}
+
+/**
+ * The nodes of a kind (ascending ids), kept per snapshot (stored kinds) or per tag layer (Tag_* kinds):
+ * both are immutable, so a query reads the shared list (never changes it) instead of copying a
+ * label of a million nodes on every count.
+ */
+const kindLists = new WeakMap<object, Map<string, readonly number[]>>();
+
+function nodesOfKind(view: GraphView, kind: string): readonly number[] {
+  const owner: object = kind.startsWith('Tag_') ? view.tags : view.graph;
+  let lists = kindLists.get(owner);
+  if (!lists) kindLists.set(owner, (lists = new Map()));
+  let list = lists.get(kind);
+  if (!list) lists.set(kind, (list = Object.freeze(view.nodesWithKind(kind))));
+  return list;
 }
 
 function escapeLike(text: string): string {

@@ -50,10 +50,12 @@ const STOP_CHUNK = 4096;
 async function matchPart(part: PatternPart, inputs: Array<{ row: Row; used: Set<number> }>, where: Expr[], ctx: ExecContext, stopAfter?: number) {
   const bound = new Set(Object.keys(inputs[0]?.row ?? {}));
   const counts = await labelCounts(part, ctx);
-  const estimates = estimateNodes(part, bound, where, (l) => counts.get(l) ?? Infinity, constantsFor(inputs, ctx));
-  const ends = endCandidates(part, estimates, ctx);
+  const estimates = estimateNodes(part, bound, where, (l) => counts.get(l) ?? Infinity, constantsFor(inputs, ctx), ctx.plan.presence);
+  const ends = ctx.plan.edgeAnchors ? endCandidates(part, estimates, ctx) : new Map<number, Float64Array>();
   let anchor = estimates.reduce((best, e) => (e.score < best.score ? e : best), estimates[0]);
   if (part.shortest) anchor = estimates[0].score <= estimates[part.nodes.length - 1].score ? estimates[0] : estimates[part.nodes.length - 1];
+  if (ends.has(anchor.index)) ctx.plan.edgeAnchorsTaken++;
+  if (anchor.pushdowns.some((p) => p.op === 'notnull')) ctx.plan.presenceTaken++;
   let { partials, pending } = await anchorPartials(part, anchor, ends.get(anchor.index), inputs, where, ctx);
   const applyReady = async () => {
     ({ partials, pending } = await filterReady(partials, pending, ctx));
@@ -173,7 +175,7 @@ async function anchorPartials(
     }
     return filterReady(out.filter((p) => nodeMatches(pattern, p.nodes[index]!, p.row, ctx)), where, ctx);
   }
-  let candidates: number[];
+  let candidates: readonly number[];
   if (ends !== undefined && (ends.length <= ENDS_AS_IS || pushdowns.length === 0)) candidates = Array.from(ends);
   else {
     candidates = await ctx.source.scan({ kind: label, predicates: pushdowns });

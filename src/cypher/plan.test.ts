@@ -19,14 +19,19 @@ test('pushdowns: comparisons, string predicates, lists, null tests, bare boolean
   assert.deepEqual(push('n.isacl'), { key: 'isacl', op: '=', value: true });
 });
 
-test('pushdowns: labels and tags, OR of pushdowns; a presence test for <>; nothing for NOT, other variables or non-constants', () => {
+test('pushdowns: labels and tags, OR of pushdowns; presence tests; nothing for NOT, IS NULL, other variables or non-strict functions', () => {
   assert.deepEqual(push("(n:Tag_Tier_Zero) OR COALESCE(n.system_tags, '') CONTAINS 'admin_tier_0'"), {
     op: 'or', parts: [{ op: 'tag', label: 'Tag_Tier_Zero' }, { key: 'system_tags', op: 'contains', value: 'admin_tier_0' }],
   });
   assert.deepEqual(push('n:User OR n:Computer'), { op: 'or', parts: [{ op: 'kind', label: 'User' }, { op: 'kind', label: 'Computer' }] });
-  assert.deepEqual(push('n.email <> ""'), { key: 'email', op: 'notnull' });
-  assert.deepEqual(push('1 <> n.a'), { key: 'a', op: 'notnull' });
-  for (const q of ['NOT n.enabled', 'n.a <> m.b', 'toUpper(n.a) <> "X"', 'n.a = m.b', 'n.a = n.b', 'n.a = 1 OR n.b <> m.c', "n.name =~ 'A.*'"]) assert.equal(push(q), null, q);
+  // A predicate that is null where the property is null needs the property.
+  const present = (key: string) => ({ key, op: 'notnull' });
+  for (const [q, key] of [
+    ['n.email <> ""', 'email'], ['1 <> n.a', 'a'], ['n.a <> m.b', 'a'], ['toUpper(n.a) <> "X"', 'a'], ['n.a = m.b', 'a'], ['size(n.a) > 2', 'a'],
+    ["n.name =~ 'A.*'", 'name'], ['ANY(k IN n.serviceprincipalnames WHERE k CONTAINS "X")', 'serviceprincipalnames'], ['m.x IN n.list', 'list'],
+  ]) assert.deepEqual(push(q), present(key), q);
+  assert.deepEqual(push('n.a = 1 OR n.b <> m.c'), { op: 'or', parts: [{ key: 'a', op: '=', value: 1 }, present('b')] });
+  for (const q of ['NOT n.enabled', 'n.a IS NULL', 'coalesce(n.a, 1) = 1', 'n.a = 1 OR m.b = 2', 'toString(n.a) = m.b', 'NOT n.a = 1']) assert.equal(push(q), null, q);
   // With an evaluator, closed expressions count as constants (datetime arithmetic, WITH constants).
   assert.deepEqual(pushdownOf(where('n.pwdlastset < 100 - 10'), 'n', () => 90), { key: 'pwdlastset', op: '<', value: 90 });
 });

@@ -68,25 +68,43 @@ const FLIP: Record<string, '=' | '<' | '>' | '<=' | '>='> = { '=': '=', '<': '>'
  * The pushdown a WHERE conjunct gives a scan of `variable`, when it reads only that variable's
  * properties and labels against constants. (Everything is still evaluated afterwards: pushdowns only narrow.)
  */
-export function pushdownOf(e: Expr, variable: string, constantOf: ConstantOf = literalOf): Pushdown | null {
+export function pushdownOf(e: Expr, variable: string, constantOf: ConstantOf = literalOf, presence = true): Pushdown | null {
+  return predicatePushdown(e, variable, constantOf, presence) ?? (presence ? presenceOf(e, variable) : null);
+}
+
+/** Functions that answer null for a null argument (so a predicate over them needs the property). */
+const NULL_IN_NULL_OUT = new Set(['toupper', 'tolower', 'trim', 'ltrim', 'rtrim', 'size']);
+
+/** `variable.key`, also inside null-propagating functions (toUpper(n.key), size(n.key)) → key. */
+function strictProperty(e: Expr, variable: string): string | null {
+  if (e.t === 'prop' && e.target.t === 'var' && e.target.name === variable) return e.key;
+  if (e.t === 'call' && e.args.length === 1 && NULL_IN_NULL_OUT.has(e.name.toLowerCase())) return strictProperty(e.args[0], variable);
+  return null;
+}
+
+/**
+ * A presence test for a predicate that cannot be true where a property is null: a comparison, string
+ * predicate or list quantifier over `n.key` (null in, null out): `toUpper(n.email) <> ''`,
+ * `n.name =~ '…'`, `ANY(x IN n.serviceprincipalnames WHERE …)`.
+ */
+function presenceOf(e: Expr, variable: string): Pushdown | null {
+  let key: string | null = null;
+  if (e.t === 'cmp' && e.ops.length === 1) key = strictProperty(e.args[0], variable) ?? strictProperty(e.args[1], variable);
+  else if (e.t === 'strop') key = strictProperty(e.left, variable) ?? (e.op === 'IN' ? strictProperty(e.right, variable) : null);
+  else if (e.t === 'quant') key = strictProperty(e.list, variable);
+  return key === null ? null : { key, op: 'notnull' };
+}
+
+function predicatePushdown(e: Expr, variable: string, constantOf: ConstantOf, presence: boolean): Pushdown | null {
   if (e.t === 'or') {
-    const parts = e.args.map((a) => pushdownOf(a, variable, constantOf));
+    const parts = e.args.map((a) => pushdownOf(a, variable, constantOf, presence));
     return parts.every((x): x is Pushdown => x !== null) ? { op: 'or', parts } : null;
   }
   if (e.t === 'haslabels' && e.target.t === 'var' && e.target.name === variable && e.labels.t === 'label') {
     return e.labels.name.startsWith('Tag_') ? { op: 'tag', label: e.labels.name } : { op: 'kind', label: e.labels.name };
   }
-  if (e.t === 'cmp' && e.ops.length === 1 && e.ops[0] === '<>') {
-    // `n.key <> constant` is true only where the property is present (null <> x is null): a presence test.
-    const [l, r] = e.args;
-    for (const [p, c] of [[l, r], [r, l]] as const) {
-      const prop = propertyOf(p, variable);
-      if (prop !== null && !prop.ci && constantOf(c) !== undefined) return { key: prop.key, op: 'notnull' };
-    }
-    return null;
-  }
-  if (e.t === 'cmp' && e.ops.length === 1) {
-    const op = e.ops[0] as Exclude<typeof e.ops[0], '<>'>;
+  if (e.t === 'cmp' && e.ops.length === 1 && e.ops[0] !== '<>') {
+    const op = e.ops[0];
     const [l, r] = e.args;
     for (const [p, c, o] of [[l, r, op], [r, l, FLIP[op]]] as const) {
       const prop = propertyOf(p, variable);
@@ -146,7 +164,7 @@ export interface NodeEstimate {
  * Scores each node of a pattern part as a starting point (lower is better): bound variables first,
  * then objectid equality, then predicates and the size of the label.
  */
-export function estimateNodes(part: PatternPart, bound: ReadonlySet<string>, where: Expr[], counts: (label: string | null) => number, constantOf: ConstantOf = literalOf): NodeEstimate[] {
+export function estimateNodes(part: PatternPart, bound: ReadonlySet<string>, where: Expr[], counts: (label: string | null) => number, constantOf: ConstantOf = literalOf, presence = true): NodeEstimate[] {
   const patternNames = new Set(patternVariablesOf(part));
   return part.nodes.map((n, index) => {
     const isBound = n.variable !== null && bound.has(n.variable);
@@ -156,7 +174,7 @@ export function estimateNodes(part: PatternPart, bound: ReadonlySet<string>, whe
       for (const c of where) {
         const vars = freeVariables(c);
         if (vars.has(n.variable) && [...vars].every((v) => v === n.variable || !patternNames.has(v))) {
-          const p = pushdownOf(c, n.variable, constantOf);
+          const p = pushdownOf(c, n.variable, constantOf, presence);
           if (p) pushdowns.push(p);
         }
       }
