@@ -10,6 +10,7 @@ import { adcsEsc3, adcsEsc4, adcsEsc13 } from './adcs-esc.ts';
 import { adcsEsc10a, adcsEsc10b, adcsEsc6a, adcsEsc6b, adcsEsc9a, adcsEsc9b } from './adcs-esc-binding.ts';
 import { dcSync, hasTrustKeys, protectAdminGroups, syncLapsPassword } from './domain-rights.ts';
 import { canRdp, localGroupEdges } from './local-groups.ts';
+import { relayToAdcs, relayToLdap, relayToSmb } from './ntlm.ts';
 import { ownership } from './ownership.ts';
 
 export interface PostProcessingRule {
@@ -44,11 +45,14 @@ export const RULES: ReadonlyArray<PostProcessingRule> = [
   { kinds: ['ADCSESC13'], upstream: 'esc13.go PostADCSESC13', derive: adcsEsc13 },
   { kinds: ['Owns'], upstream: 'owns.go PostOwnsAndWriteOwner', derive: (ctx) => ownership(ctx, 'Owns') },
   { kinds: ['WriteOwner'], upstream: 'owns.go PostOwnsAndWriteOwner', derive: (ctx) => ownership(ctx, 'WriteOwner') },
+  { kinds: ['CoerceAndRelayNTLMToSMB'], upstream: 'ntlm.go PostCoerceAndRelayNTLMToSMB', derive: relayToSmb },
+  { kinds: ['CoerceAndRelayNTLMToLDAP', 'CoerceAndRelayNTLMToLDAPS'], upstream: 'ntlm.go PostCoerceAndRelayNTLMToLDAP', derive: relayToLdap },
+  { kinds: ['CoerceAndRelayNTLMToADCS'], upstream: 'ntlm.go PostCoerceAndRelayNTLMToADCS', derive: relayToAdcs },
 ];
 
 /**
  * Every kind BloodHound deletes before re-deriving (`ad.PostProcessedRelationships()`), including
- * those Scent derives no rule for yet (the NTLM relay edges, SyncedToEntraUser) and the two no pass
+ * those Scent derives no rule for yet (SyncedToEntraUser) and the two no pass
  * makes again (GPOAppliesTo, CanApplyGPO): none of them can come from a collector.
  */
 export const POST_PROCESSED_KINDS: ReadonlyArray<string> = [
