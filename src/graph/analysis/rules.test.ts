@@ -15,6 +15,7 @@ test(`post-processing rule table on ${DIALECT}: every derived kind has a rule, i
     'TrustedForNTAuth', 'IssuedSignedBy', 'EnterpriseCAFor', 'ExtendedByPolicy', 'EnrollOnBehalfOf', 'GoldenCert', 'ADCSESC1', 'ADCSESC3',
     'ADCSESC4', 'ADCSESC6a', 'ADCSESC6b', 'ADCSESC9a', 'ADCSESC9b', 'ADCSESC10a', 'ADCSESC10b', 'ADCSESC13', 'Owns', 'WriteOwner',
     'CoerceAndRelayNTLMToSMB', 'CoerceAndRelayNTLMToLDAP', 'CoerceAndRelayNTLMToLDAPS', 'CoerceAndRelayNTLMToADCS',
+    'SyncedToEntraUser', 'SyncedToADUser',
   ]);
 });
 

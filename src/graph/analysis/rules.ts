@@ -10,6 +10,7 @@ import { adcsEsc3, adcsEsc4, adcsEsc13 } from './adcs-esc.ts';
 import { adcsEsc10a, adcsEsc10b, adcsEsc6a, adcsEsc6b, adcsEsc9a, adcsEsc9b } from './adcs-esc-binding.ts';
 import { dcSync, hasTrustKeys, protectAdminGroups, syncLapsPassword } from './domain-rights.ts';
 import { canRdp, localGroupEdges } from './local-groups.ts';
+import { hybridUsers } from './hybrid.ts';
 import { relayToAdcs, relayToLdap, relayToSmb } from './ntlm.ts';
 import { ownership } from './ownership.ts';
 
@@ -48,17 +49,18 @@ export const RULES: ReadonlyArray<PostProcessingRule> = [
   { kinds: ['CoerceAndRelayNTLMToSMB'], upstream: 'ntlm.go PostCoerceAndRelayNTLMToSMB', derive: relayToSmb },
   { kinds: ['CoerceAndRelayNTLMToLDAP', 'CoerceAndRelayNTLMToLDAPS'], upstream: 'ntlm.go PostCoerceAndRelayNTLMToLDAP', derive: relayToLdap },
   { kinds: ['CoerceAndRelayNTLMToADCS'], upstream: 'ntlm.go PostCoerceAndRelayNTLMToADCS', derive: relayToAdcs },
+  { kinds: ['SyncedToEntraUser', 'SyncedToADUser'], upstream: 'hybrid.go PostHybrid (Azure post-processing)', derive: hybridUsers },
 ];
 
 /**
- * Every kind BloodHound deletes before re-deriving (`ad.PostProcessedRelationships()`), including
- * those Scent derives no rule for yet (SyncedToEntraUser) and the two no pass
- * makes again (GPOAppliesTo, CanApplyGPO): none of them can come from a collector.
+ * Every kind BloodHound deletes before re-deriving: `ad.PostProcessedRelationships()` (including the two
+ * no pass makes again, GPOAppliesTo and CanApplyGPO) and, from `azure.PostProcessedRelationships()`,
+ * SyncedToADUser (Scent has no rule for the other Azure ones). None of them can come from a collector.
  */
 export const POST_PROCESSED_KINDS: ReadonlyArray<string> = [
   'DCSync', 'ProtectAdminGroups', 'SyncLAPSPassword', 'CanRDP', 'AdminTo', 'CanPSRemote', 'ExecuteDCOM', 'TrustedForNTAuth',
   'IssuedSignedBy', 'EnterpriseCAFor', 'GoldenCert', 'ADCSESC1', 'ADCSESC3', 'ADCSESC4', 'ADCSESC6a', 'ADCSESC6b', 'ADCSESC10a',
   'ADCSESC10b', 'ADCSESC9a', 'ADCSESC9b', 'ADCSESC13', 'EnrollOnBehalfOf', 'SyncedToEntraUser', 'Owns', 'WriteOwner',
   'ExtendedByPolicy', 'CoerceAndRelayNTLMToADCS', 'CoerceAndRelayNTLMToSMB', 'CoerceAndRelayNTLMToLDAP', 'CoerceAndRelayNTLMToLDAPS',
-  'GPOAppliesTo', 'CanApplyGPO', 'HasTrustKeys',
+  'GPOAppliesTo', 'CanApplyGPO', 'HasTrustKeys', 'SyncedToADUser',
 ];
