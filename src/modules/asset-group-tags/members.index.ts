@@ -13,7 +13,8 @@
  * Valid while asset_group_tag_members is unchanged (src/db/data-versions.ts: the snapshot is taken before the reads,
  * checked again after the page's read); never used while the versions are not usable, nor for tags over
  * MAX_INDEXED members. Memory: about 200 bytes per member (≈ 40 MB for 200,000), built on the first such request, plus
- * recent filters' match sets (one byte per member each, at most MATCH_BYTES_KEPT).
+ * recent filters' match sets (one byte per member each, plus, per sort asked, the matches' positions in that order:
+ * four bytes per match; at most MATCH_BYTES_KEPT in all).
  */
 import { sql, type Kysely } from 'kysely';
 import type { Db } from '../../db/create-db.ts';
@@ -41,7 +42,17 @@ interface TagIndex {
    * The matches of recent filter sets (a user pages through one search: the same filters, a moving skip, any
    * sort), one byte per member, the least recently used dropped first beyond MATCH_BYTES_KEPT.
    */
-  matches: Map<string, { bits: Uint8Array; count: number }>;
+  matches: Map<string, MatchSet>;
+  /** Bytes held by `matches` (bits and ranked positions). */
+  matchBytes: number;
+}
+
+interface MatchSet {
+  bits: Uint8Array;
+  count: number;
+  /** Per sort (`column:direction`): the matching positions in that order, so a page is a slice (made on first use). */
+  ranked: Map<string, Int32Array>;
+  bytes: number;
 }
 
 /** At most this many bytes of match sets per tag (80 sets of a 200,000-member tag). */
@@ -72,7 +83,7 @@ async function load(db: Db, tagId: number, stamp: string): Promise<TagIndex | nu
     environment[i] = r.environment_id;
   }
   if (db.versions.snapshot(TABLES) !== stamp) return null;
-  return { stamp, size: rows.length, values, environment, lower: {}, order: {}, matches: new Map() };
+  return { stamp, size: rows.length, values, environment, lower: {}, order: {}, matches: new Map(), matchBytes: 0 };
 }
 
 async function indexOf(db: Db, tagId: number): Promise<TagIndex | null> {
@@ -258,12 +269,41 @@ export async function indexedMatches(db: Db, tagId: number, parsed: ParsedQuery,
       bits[p] = 1;
       count++;
     }
-    kept = { bits, count };
-    while (ix.matches.size > 0 && (ix.matches.size + 1) * ix.size > MATCH_BYTES_KEPT) ix.matches.delete(ix.matches.keys().next().value as string);
-    if (ix.size <= MATCH_BYTES_KEPT) ix.matches.set(key, kept);
+    kept = { bits, count, ranked: new Map(), bytes: ix.size };
+    if (ix.size <= MATCH_BYTES_KEPT) {
+      ix.matches.set(key, kept);
+      ix.matchBytes += kept.bytes;
+      evict(ix, kept);
+    }
   }
-  const { bits, count } = kept;
+  const set = kept;
+  const sortKey = `${sort.column}:${sort.direction}`;
+  let ranked = set.ranked.get(sortKey);
+  if (!ranked && ix.matches.get(key) === set && set.count * 4 <= MATCH_BYTES_KEPT / 4) {
+    // The matches in this order, once: every later page of this search in this order is a slice.
+    ranked = new Int32Array(set.count);
+    for (let i = 0, r = 0; r < set.count; i++) if (set.bits[order[i]]) ranked[r++] = order[i];
+    set.ranked.set(sortKey, ranked);
+    set.bytes += ranked.byteLength;
+    ix.matchBytes += ranked.byteLength;
+    evict(ix, set);
+  }
+  const { bits, count } = set;
+  if (ranked) {
+    const positions = ranked;
+    return { stamp: ix.stamp, count, page: (skip, limit) => positions.subarray(skip, limit > 0 ? skip + limit : undefined) };
+  }
   return { stamp: ix.stamp, count, page: (skip, limit) => pageOf(order, bits, count, skip, limit) };
+}
+
+/** Drops the least recently used match sets (never `keep`) until the tag's sets fit MATCH_BYTES_KEPT. */
+function evict(ix: TagIndex, keep: MatchSet): void {
+  for (const [k, m] of ix.matches) {
+    if (ix.matchBytes <= MATCH_BYTES_KEPT) break;
+    if (m === keep) continue;
+    ix.matches.delete(k);
+    ix.matchBytes -= m.bytes;
+  }
 }
 
 /** Whether the members table is still what `stamp` was taken of. */

@@ -2,6 +2,7 @@
 import type { Principal } from '../../auth/principal.ts';
 import type { Db } from '../../db/create-db.ts';
 import { nowMicros } from '../../db/time.ts';
+import { VersionedCache } from '../../http/bounded-cache.ts';
 import { ApiError, badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
 import { bumpGraphGeneration } from './membership.service.ts';
 import { deleteTag, findTag, findTagByName, insertTag, updateTag } from './tags.repository.ts';
@@ -28,8 +29,23 @@ export function actor(principal: Principal | null): string {
 
 const boolOrNull = (v: boolean | null | undefined) => (v === undefined ? undefined : v === null ? null : v ? 1 : 0);
 
+/**
+ * Tags by id (or null: none), kept while asset_group_tags is unchanged (src/db/data-versions.ts): every member page
+ * checks its tag. Frozen: callers share them.
+ */
+const tagsKept = new WeakMap<Db, VersionedCache<Readonly<TagRow> | null>>();
+const TAG_ROW = ['asset_group_tags'] as const;
+
 export async function requireTag(db: Db, id: number): Promise<TagRow> {
-  const tag = await findTag(db.kysely, id);
+  let kept = tagsKept.get(db);
+  if (!kept) tagsKept.set(db, (kept = new VersionedCache<Readonly<TagRow> | null>(db.versions, 1024 * 1024, (t) => (t ? 256 + t.name.length + t.description.length : 16))));
+  const key = String(id);
+  let tag = kept.get(key, TAG_ROW);
+  if (tag === undefined) {
+    const keep = kept.prepare(key, TAG_ROW);
+    tag = Object.freeze((await findTag(db.kysely, id)) ?? null);
+    keep(tag);
+  }
   if (!tag) throw notFound();
   return tag;
 }

@@ -12,6 +12,7 @@ import { ENTITY_TYPES } from '../entities/entities.table.ts';
 import { relatedGraph } from '../entities/entities.service.ts';
 import { sortedControllers } from './controllers.service.ts';
 import { JSON_TYPE } from '../../http/json-body.ts';
+import { VersionedCache } from '../../http/bounded-cache.ts';
 
 type ObjectIdParams = { Params: { object_id: string } };
 const params = Type.Object({ object_id: Type.String({ minLength: 1, maxLength: 1000, description: 'objectid of the certificate template' }) });
@@ -38,16 +39,34 @@ const FlatGraphSchema = Type.Record(Type.String(), Type.Object({}, { additionalP
 /** The controllers traversal of the entity table's certtemplates row (the same set as the list, over the graph engine). */
 const controllersTraversal = ENTITY_TYPES.find((t) => t.path === 'certtemplates')!.lists.find((l) => l.path === 'controllers')!.traversal;
 
+/** Templates by the objectid asked (or null: none), kept while `nodes` is unchanged (src/db/data-versions.ts). */
+const templatesKept = new WeakMap<Db, VersionedCache<Readonly<NodeRow> | null>>();
+const NODES = ['nodes'] as const;
+
 /** By objectid as given, then upper-cased (AD ids are stored upper-case); 404 unless a CertTemplate. */
 async function requireTemplate(db: Db, objectId: string): Promise<NodeRow> {
-  const node = (await findNodeByObjectId(db.kysely, objectId))
-    ?? (objectId.toUpperCase() !== objectId ? await findNodeByObjectId(db.kysely, objectId.toUpperCase()) : undefined);
+  let kept = templatesKept.get(db);
+  if (!kept) templatesKept.set(db, (kept = new VersionedCache<Readonly<NodeRow> | null>(db.versions, 4 * 1024 * 1024, (n) => 256 + (n?.properties.length ?? 0))));
+  let node = kept.get(objectId, NODES);
+  if (node === undefined) {
+    const keep = kept.prepare(objectId, NODES);
+    node = Object.freeze((await findNodeByObjectId(db.kysely, objectId))
+      ?? (objectId.toUpperCase() !== objectId ? await findNodeByObjectId(db.kysely, objectId.toUpperCase()) : undefined) ?? null);
+    keep(node);
+  }
   if (!node || node.kind !== 'CertTemplate') throw notFound();
   return node;
 }
 
 const parseKinds = (text: string): string[] => JSON.parse(text) as string[];
 const toEntry = (r: ControllerRow) => ({ objectID: r.objectid, name: r.name, label: r.kind, kinds: parseKinds(r.kinds) });
+/** A controller's JSON, made once per kept row (the rows live as long as their list: controllers.service.ts). */
+const entryJson = new WeakMap<ControllerRow, string>();
+function entryText(r: ControllerRow): string {
+  let text = entryJson.get(r);
+  if (text === undefined) entryJson.set(r, (text = JSON.stringify(toEntry(r))));
+  return text;
+}
 
 export const certTemplateRoutes = [
   route<ObjectIdParams>({
@@ -98,7 +117,8 @@ export const certTemplateRoutes = [
       }
       const rows = await sortedControllers(db, node.id, sort);
       const page = rows.slice(skip, limit === 0 ? undefined : skip + limit);
-      return reply.send(JSON.stringify({ count: rows.length, skip, limit, data: page.map(toEntry) }));
+      // As JSON.stringify({ count, skip, limit, data: page.map(toEntry) }), from each row's kept text.
+      return reply.send(`{"count":${rows.length},"skip":${skip},"limit":${limit},"data":[${page.map(entryText).join(',')}]}`);
     },
   }),
 ];

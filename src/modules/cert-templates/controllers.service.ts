@@ -59,11 +59,20 @@ function remember(cache: Cache, key: number, entry: Entry): void {
   cache.rows += entry.rows.length;
 }
 
+/**
+ * The graph's state from the data versions of nodes and edges (no statement), while they are usable; they change
+ * with every write to either table, from this instance or another (src/db/data-versions.ts).
+ */
+function graphVersion(db: Db): string | undefined {
+  return db.versions.usable() ? `v${db.versions.snapshot(GRAPH_TABLES)}` : undefined;
+}
+const GRAPH_TABLES = ['nodes', 'edges'] as const;
+
 /** The template's controllers in the requested order. */
 export async function sortedControllers(db: Db, templateId: number, sort: readonly SortTerm[]): Promise<ControllerRow[]> {
   let cache = caches.get(db);
   if (!cache) caches.set(db, (cache = { entries: new Map(), rows: 0 }));
-  const fingerprint = await graphFingerprint(db.kysely);
+  const fingerprint = graphVersion(db) ?? await graphFingerprint(db.kysely);
   let entry = cache.entries.get(templateId);
   if (!entry || entry.fingerprint !== fingerprint) {
     entry = { fingerprint, rows: await findControllers(db.kysely, templateId), sorted: new Map() };

@@ -39,9 +39,9 @@ export const eventRoutes = [
     config: { access: { permissions: ['clients/Read'] }, enterprise: true, query: listQuery, cache: { reads: EVENT_READS } },
     schema: { tags, summary: 'List scheduled collection events', response: { 200: DataEnvelope(Type.Array(Event)), ...errorResponses(400, 401, 403) } },
     handler: async (request) => {
-      const db = request.server.db.kysely;
+      const { kysely: db, versions } = request.server.db;
       const qb = applySort(applyFilters(db.selectFrom('client_events').selectAll(), listQuery, request.parsedQuery), listQuery, request.parsedQuery);
-      return { data: await toWireEvents(db, await qb.execute(), flags(request.parsedQuery)) };
+      return { data: await toWireEvents(db, await qb.execute(), flags(request.parsedQuery), versions) };
     },
   }),
   route<{ Body: EventBody }>({

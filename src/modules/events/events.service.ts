@@ -1,7 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { Db } from '../../db/create-db.ts';
+import type { DataVersions } from '../../db/data-versions.ts';
 import { nowMicros } from '../../db/time.ts';
+import { prepared } from '../../db/prepared.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import { findClient } from '../clients/clients.repository.ts';
 import type { ClientEventRow } from '../jobs/collection.tables.ts';
@@ -19,9 +21,10 @@ export interface HydrateFlags {
   domains: boolean;
 }
 
-export async function toWireEvents(db: Kysely<Database>, rows: ClientEventRow[], flags: HydrateFlags) {
+/** `versions`: reuse references resolved by earlier requests (src/modules/jobs/targets.repository.ts). */
+export async function toWireEvents(db: Kysely<Database>, rows: ClientEventRow[], flags: HydrateFlags, versions?: DataVersions) {
   const ids = targetIds(rows, flags.ous, flags.domains);
-  const resolved = ids.size ? await resolveObjectIds(db, ids) : new Map();
+  const resolved = ids.size ? await resolveObjectIds(db, ids, versions) : new Map();
   return rows.map((r) => toWireEvent(r, { ...flags, resolved }));
 }
 
@@ -60,10 +63,13 @@ async function scheduleIfDue(db: Db, id: number, nextRunAt: number | null) {
   if (nextRunAt !== null && nextRunAt <= now) await scheduleEvent(db, id, now);
 }
 
+/** findEvent, built and compiled once (GET /events/{id} is read often). */
+const eventById = prepared((k) => k.selectFrom('client_events').selectAll().where('id', '=', 0));
+
 export async function getEvent(db: Db, id: number, flags: HydrateFlags) {
-  const row = await findEvent(db.kysely, id);
+  const [row] = await eventById(db.kysely, [id]);
   if (!row) throw notFound();
-  return (await toWireEvents(db.kysely, [row], flags))[0];
+  return (await toWireEvents(db.kysely, [row], flags, db.versions))[0];
 }
 
 /** Full replace; the schedule restarts from now (occurrences already turned into jobs stay). */

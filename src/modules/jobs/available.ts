@@ -19,6 +19,7 @@ import type { Db } from '../../db/create-db.ts';
 import { VersionedCache } from '../../http/bounded-cache.ts';
 import { markKept } from '../../http/compression.ts';
 import { nowMicros } from '../../db/time.ts';
+import { prepared } from '../../db/prepared.ts';
 import { applyFilters, applySort, type ParsedQuery } from '../../http/query/index.ts';
 import { JobStatus } from './job-status.ts';
 import { availableQuery } from './jobs.query.ts';
@@ -119,8 +120,8 @@ export async function availableEtag(db: Q, clientId: string, parsed: ParsedQuery
   return { etag, now };
 }
 
-export async function availableJobs(db: Q, clientId: string, parsed: ParsedQuery, plan: AvailablePlan) {
-  let qb = jobsSelect(db)
+export async function availableJobs(db: Db, clientId: string, parsed: ParsedQuery, plan: AvailablePlan) {
+  let qb = jobsSelect(db.kysely)
     .where('client_jobs.client_id', '=', clientId)
     .where('client_jobs.status', '=', JobStatus.ready)
     .where('client_jobs.execution_time', '<=', plan.now);
@@ -128,20 +129,76 @@ export async function availableJobs(db: Q, clientId: string, parsed: ParsedQuery
   const rows = await qb.execute();
   const flags = { ous: parsed.params.hydrate_ous !== false, domains: parsed.params.hydrate_domains !== false };
   const ids = targetIds(rows, flags.ous, flags.domains);
-  const h = { ...flags, resolved: ids.size ? await resolveObjectIds(db, ids) : new Map() };
+  const h = { ...flags, resolved: ids.size ? await resolveObjectIds(db.kysely, ids, db.versions) : new Map() };
   // Ready jobs have not ended, so they carry no domain results.
   return rows.map((r) => toWireJob(r, [], h));
 }
 
 /** The answer's bytes (serialised here: the schema's OU/domain unions are slow in fast-json-stringify). */
-export async function availableBody(db: Q, clientId: string, parsed: ParsedQuery, plan: AvailablePlan): Promise<string> {
+export async function availableBody(db: Db, clientId: string, parsed: ParsedQuery, plan: AvailablePlan): Promise<string> {
   return JSON.stringify({ data: await availableJobs(db, clientId, parsed, plan) });
+}
+
+/**
+ * A client's ready jobs as the ETag needs them (jobs_version, each ready job's execution time, the graph stamp of
+ * their targets), read in one statement (plus the graph stamp's) and kept while the tables they come from are
+ * unchanged: a poll then computes its ETag, its due count and its next due time without the database.
+ */
+interface ReadyView {
+  /** clients.jobs_version; -1 when there is no such client. */
+  version: number;
+  times: number[];
+  /** graphStamp of every ready job's OU and domain targets ('-' when none). */
+  graph: string;
+}
+const views = new WeakMap<Db, VersionedCache<ReadyView>>();
+
+async function readyView(db: Db): Promise<(clientId: string) => Promise<ReadyView>> {
+  let cache = views.get(db);
+  if (!cache) views.set(db, (cache = new VersionedCache<ReadyView>(db.versions, 8 * 1024 * 1024, (v) => 64 + v.times.length * 8 + v.graph.length)));
+  const kept = cache;
+  return async (clientId) => {
+    const hit = kept.get(clientId, ANSWER_READS);
+    if (hit) return hit;
+    const keep = kept.prepare(clientId, ANSWER_READS);
+    const rows = await readyRows(db.kysely, [JobStatus.ready, clientId]);
+    const ready = rows.filter((r) => r.ous !== null) as Array<{ execution_time: number | null; ous: string; domains: string }>;
+    const view: ReadyView = {
+      version: rows.length ? Number(rows[0].jobs_version) : -1,
+      times: ready.filter((r) => r.execution_time !== null).map((r) => Number(r.execution_time)),
+      graph: ready.length ? await graphStamp(db.kysely, [...targetIds(ready, true, true)]) : '-',
+    };
+    keep(view);
+    return view;
+  };
+}
+
+/** The client (one row even without ready jobs) and its ready jobs' times and targets, in one statement. */
+const readyRows = prepared((k) => k.selectFrom('clients')
+  .leftJoin('client_jobs', (j) => j.onRef('client_jobs.client_id', '=', 'clients.id').on('client_jobs.status', '=', JobStatus.ready))
+  .select(['clients.jobs_version', 'client_jobs.execution_time', 'client_jobs.ous', 'client_jobs.domains'])
+  .where('clients.id', '=', ''));
+
+/** The ETag from a kept view (the same material as availableEtag's), and when the next ready job falls due. */
+function planFrom(view: ReadyView, parsed: ParsedQuery, rawQuery: string): AvailablePlan & { dueAt: number } {
+  const now = nowMicros();
+  const hydrate = parsed.params.hydrate_ous !== false || parsed.params.hydrate_domains !== false;
+  let due = 0;
+  let dueAt = Infinity;
+  for (const t of view.times) {
+    if (t <= now) due++;
+    else if (t < dueAt) dueAt = t;
+  }
+  const graph = hydrate && view.version !== -1 ? view.graph : '-';
+  const material = `${rawQuery}\n${view.version}\n${due}\n${graph}`;
+  return { etag: `"${createHash('sha256').update(material).digest('base64url').slice(0, 27)}"`, now, dueAt };
 }
 
 /**
  * The whole answer (ETag and, on demand, body) per (client, query string), kept while the tables it
  * is computed from are unchanged (src/db/data-versions.ts) and until the client's next ready job
- * falls due: with both fixed, the stamp above cannot change. A poll that hits it reads nothing.
+ * falls due: with both fixed, the stamp above cannot change. A poll that hits it reads nothing; one
+ * that misses it reads only its jobs (the ETag comes from the client's kept ready view).
  */
 const ANSWER_READS = ['client_jobs', 'clients', 'nodes'] as const;
 type KeptAnswer = { dueAt: number; plan: AvailablePlan; body: Buffer | null };
@@ -157,11 +214,16 @@ export async function availableAnswer(db: Db, clientId: string, parsed: ParsedQu
   const keep = keepMb > 0 ? cache.prepare(key, ANSWER_READS) : () => {};
   let entry = keepMb > 0 ? cache.get(key, ANSWER_READS) : undefined;
   if (!entry) {
-    const plan = await availableEtag(db.kysely, clientId, parsed, rawQuery);
-    const next = await db.kysely.selectFrom('client_jobs').select((eb) => eb.fn.min<number>('execution_time').as('t'))
-      .where('client_id', '=', clientId).where('status', '=', JobStatus.ready).where('execution_time', '>', plan.now)
-      .executeTakeFirst();
-    entry = { dueAt: next?.t == null ? Infinity : Number(next.t), plan, body: null };
+    if (keepMb > 0 && db.versions.usable()) {
+      const { dueAt, ...plan } = planFrom(await (await readyView(db))(clientId), parsed, rawQuery);
+      entry = { dueAt, plan, body: null };
+    } else {
+      const plan = await availableEtag(db.kysely, clientId, parsed, rawQuery);
+      const next = await db.kysely.selectFrom('client_jobs').select((eb) => eb.fn.min<number>('execution_time').as('t'))
+        .where('client_id', '=', clientId).where('status', '=', JobStatus.ready).where('execution_time', '>', plan.now)
+        .executeTakeFirst();
+      entry = { dueAt: next?.t == null ? Infinity : Number(next.t), plan, body: null };
+    }
     keep(entry, entry.dueAt);
   }
   const found = entry;
@@ -169,7 +231,7 @@ export async function availableAnswer(db: Db, clientId: string, parsed: ParsedQu
     etag: found.plan.etag,
     body: async () => {
       if (found.body === null) {
-        const body = Buffer.from(await availableBody(db.kysely, clientId, parsed, found.plan));
+        const body = Buffer.from(await availableBody(db, clientId, parsed, found.plan));
         // Kept: sent again as this same Buffer, so its gzip form is made once (src/http/compression.ts).
         found.body = keepMb > 0 ? markKept(body) : body;
         keep(found, found.dueAt); // counted again, with its body

@@ -5,6 +5,7 @@
  */
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../../db/database.ts';
+import type { DataVersions } from '../../db/data-versions.ts';
 
 export interface OuRef { objectid: string; name: string; exists: boolean; distinguishedname: string; type: string }
 export interface DomainRef { objectid: string; name: string; exists: boolean; type: string }
@@ -14,9 +15,34 @@ export type Resolved = ReadonlyMap<string, NodeInfo>;
 
 const CHUNK = 500;
 
-export async function resolveObjectIds(db: Kysely<Database>, objectids: Iterable<string>): Promise<Resolved> {
+/**
+ * What objectids resolved to (a node's info, or null: no such node), per database, while `nodes` is unchanged
+ * (src/db/data-versions.ts): events and jobs name the same few OUs and domains again and again. Dropped whole when
+ * `nodes` changes or it reaches RESOLVED_KEPT entries; not used while the versions are not usable.
+ */
+const resolvedKept = new WeakMap<DataVersions, { snapshot: string; known: Map<string, NodeInfo | null> }>();
+const RESOLVED_KEPT = 100_000;
+const NODES = ['nodes'] as const;
+
+/** `versions`: the database's data versions, to reuse what earlier requests resolved (omit inside a transaction). */
+export async function resolveObjectIds(db: Kysely<Database>, objectids: Iterable<string>, versions?: DataVersions): Promise<Resolved> {
   const out = new Map<string, NodeInfo>();
-  const all = variants(objectids);
+  let all = variants(objectids);
+  const snapshot = versions?.usable() ? versions.snapshot(NODES) : undefined;
+  let kept: { snapshot: string; known: Map<string, NodeInfo | null> } | undefined;
+  if (versions && snapshot !== undefined) {
+    kept = resolvedKept.get(versions);
+    if (!kept || kept.snapshot !== snapshot) resolvedKept.set(versions, (kept = { snapshot, known: new Map() }));
+    const missing: string[] = [];
+    for (const id of all) {
+      const known = kept.known.get(id);
+      if (known === undefined) missing.push(id);
+      else if (known) out.set(id, known);
+    }
+    if (missing.length === 0) return out;
+    all = missing;
+  }
+  const found = new Map<string, NodeInfo>();
   for (let i = 0; i < all.length; i += CHUNK) {
     const rows = await db
       .selectFrom('nodes')
@@ -25,12 +51,18 @@ export async function resolveObjectIds(db: Kysely<Database>, objectids: Iterable
       .execute();
     for (const r of rows) {
       const props = parseProps(r.properties);
-      out.set(r.objectid, {
+      found.set(r.objectid, {
         kind: r.kind,
         name: r.name ?? (typeof props.name === 'string' ? props.name : ''),
         distinguishedname: typeof props.distinguishedname === 'string' ? props.distinguishedname : '',
       });
     }
+  }
+  for (const [id, info] of found) out.set(id, info);
+  // Kept only when nothing was written to nodes since before the read (the snapshot is taken first).
+  if (kept && versions!.usable() && versions!.snapshot(NODES) === snapshot) {
+    if (kept.known.size + all.length > RESOLVED_KEPT) kept.known.clear();
+    for (const id of all) kept.known.set(id, found.get(id) ?? null);
   }
   return out;
 }
