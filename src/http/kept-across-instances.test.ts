@@ -1,6 +1,6 @@
 /**
  * What the read paths keep in process between requests (the feature flag, tags, certificate templates and their
- * controller lists, resolved OU / domain references, a client's ready jobs) is exact across instances: instance A
+ * controller lists, resolved OU / domain references, a client's ready jobs, tag members' JSON) is exact across instances: instance A
  * writes, instance B on the same database answers the change within a second (PostgreSQL: NOTIFY; SQLite: the file's
  * data_version), through HTTP, after B has kept the earlier state.
  */
@@ -19,6 +19,7 @@ import { upsertEdges, upsertNodes } from '../graph/store.repository.ts';
 import { createTestDb, DIALECT, type TestApp, type TestDb } from '../test/harness.ts';
 import { addNode, makeClient, makeJob } from '../test/collection.fixtures.ts';
 import { createUser } from '../modules/users/users.service.ts';
+import { buildTagGraph } from '../modules/asset-group-tags/test-graph.ts';
 
 let holder: TestDb | null = null;
 let dir: string | null = null;
@@ -150,4 +151,20 @@ test(`the tier_management_engine flag toggled on A gates B's tag routes (${DIALE
   assert.equal((await eventually(() => getB(url), (r) => r.statusCode === 404)).statusCode, 404);
   assert.equal((await toggle()).statusCode, 200);
   assert.equal((await eventually(() => getB(url), (r) => r.statusCode === 200)).statusCode, 200);
+});
+
+test(`a sorted members page: a member's properties changed on A are seen on B (${DIALECT})`, async () => {
+  await buildTagGraph(a);
+  const seeded = await onA.request({ method: 'POST', url: '/api/v2/asset-group-tags/1/selectors', token: admin, body: { name: 'kept admins', seeds: [{ type: 1, value: 'G1' }] } });
+  assert.equal(seeded.statusCode, 201, seeded.body);
+  // Twice: the second answer's member JSON comes from what B kept (the response cache is keyed by the URL).
+  const enabledOf = async (url: string) => {
+    const res = await getB(url);
+    assert.equal(res.statusCode, 200, res.body);
+    return res.json().data.members.find((m: { object_id: string }) => m.object_id === 'U1')?.properties.enabled as unknown;
+  };
+  assert.equal(await enabledOf('/api/v2/asset-group-tags/1/members?sort_by=name'), true);
+  assert.equal(await enabledOf('/api/v2/asset-group-tags/1/members?sort_by=name&limit=20'), true);
+  await a.kysely.updateTable('nodes').set({ properties: JSON.stringify({ name: 'ALICE@CORP.LOCAL', enabled: false }) }).where('objectid', '=', 'U1').execute();
+  assert.equal(await eventually(() => enabledOf('/api/v2/asset-group-tags/1/members?sort_by=name&limit=30'), (e) => e === false), false);
 });

@@ -45,6 +45,8 @@ interface TagIndex {
   matches: Map<string, MatchSet>;
   /** Bytes held by `matches` (bits and ranked positions). */
   matchBytes: number;
+  /** The members' JSON read so far (see renderedOf). */
+  rendered?: { stamp: string; json: Map<number, string>; bytes: number };
 }
 
 interface MatchSet {
@@ -214,6 +216,37 @@ export interface Matches {
   stamp: string;
   count: number;
   page(skip: number, limit: number): Int32Array;
+  /** The members' JSON kept so far (null while the versions are not usable); take it before reading rows. */
+  rendered(): RenderedMembers | null;
+}
+
+/**
+ * Each member's JSON (memberJson), by position, filled as pages are read: valid while asset_group_tag_members and
+ * nodes (its properties) are unchanged, at most RENDERED_BYTES per tag (then nothing more is kept).
+ */
+export interface RenderedMembers {
+  json: Map<number, string>;
+  keep(position: number, json: string): void;
+}
+const RENDERED_TABLES = ['asset_group_tag_members', 'nodes'] as const;
+const RENDERED_BYTES = 32 * 1024 * 1024;
+
+function renderedOf(db: Db, ix: TagIndex): RenderedMembers | null {
+  // Positions are the index's: its members table must be the one the kept JSON is of.
+  if (!db.versions.usable() || db.versions.snapshot(TABLES) !== ix.stamp) return null;
+  const stamp = db.versions.snapshot(RENDERED_TABLES);
+  let held = ix.rendered;
+  if (!held || held.stamp !== stamp) ix.rendered = held = { stamp, json: new Map(), bytes: 0 };
+  const store = held;
+  return {
+    json: store.json,
+    keep(position, json) {
+      // Only what was read with the tables as the snapshot saw them (a write since: not kept).
+      if (store.bytes + 2 * json.length > RENDERED_BYTES || ix.rendered !== store || db.versions.snapshot(RENDERED_TABLES) !== store.stamp) return;
+      store.json.set(position, json);
+      store.bytes += 2 * json.length + 32;
+    },
+  };
 }
 
 /**
@@ -255,7 +288,8 @@ export async function indexedMatches(db: Db, tagId: number, parsed: ParsedQuery,
   if (!tests) return null;
   const order = await orderOf(db, tagId, ix, sort.column, sort.direction);
   if (!order) return null;
-  if (tests.length === 0) return { stamp: ix.stamp, count: order.length, page: (skip, limit) => order.subarray(skip, limit > 0 ? skip + limit : undefined) };
+  const rendered = () => renderedOf(db, ix);
+  if (tests.length === 0) return { stamp: ix.stamp, count: order.length, page: (skip, limit) => order.subarray(skip, limit > 0 ? skip + limit : undefined), rendered };
   const key = JSON.stringify([parsed.filters.map((f) => [f.name, f.predicate, f.values]), environments ?? null]);
   let kept = ix.matches.get(key);
   if (kept) {
@@ -291,9 +325,9 @@ export async function indexedMatches(db: Db, tagId: number, parsed: ParsedQuery,
   const { bits, count } = set;
   if (ranked) {
     const positions = ranked;
-    return { stamp: ix.stamp, count, page: (skip, limit) => positions.subarray(skip, limit > 0 ? skip + limit : undefined) };
+    return { stamp: ix.stamp, count, page: (skip, limit) => positions.subarray(skip, limit > 0 ? skip + limit : undefined), rendered };
   }
-  return { stamp: ix.stamp, count, page: (skip, limit) => pageOf(order, bits, count, skip, limit) };
+  return { stamp: ix.stamp, count, page: (skip, limit) => pageOf(order, bits, count, skip, limit), rendered };
 }
 
 /** Drops the least recently used match sets (never `keep`) until the tag's sets fit MATCH_BYTES_KEPT. */

@@ -26,6 +26,14 @@ export const membersQuery = defineQuery({
   params: { environments: { type: 'string[]', description: 'environment ids (domain SID / tenant id); repeatable' } },
 });
 
+/** One member as JSON text; `properties` is stored JSON object text and is embedded as is. */
+export function memberJson(r: MemberRow, tagId: number, extra = ''): string {
+  const properties = typeof r.properties === 'string' && r.properties.startsWith('{') ? r.properties : '{}';
+  return `{"id":${Number(r.node_id)},"object_id":${JSON.stringify(r.objectid)},"environment_id":${JSON.stringify(r.environment_id ?? '')},`
+    + `"primary_kind":${JSON.stringify(r.primary_kind)},"name":${JSON.stringify(r.name)},"properties":${properties},"source":${r.source},`
+    + `"asset_group_tag_id":${tagId}${extra}}`;
+}
+
 export interface MemberRow {
   node_id: number;
   objectid: string;
@@ -54,6 +62,8 @@ export async function memberCounts(k: Kysely<Database>, tagId: number, environme
     .where('tag_id', '=', tagId).where('environment_id', 'in', environments)
     .groupBy('primary_kind').orderBy('primary_kind').execute();
 }
+
+const PAGE_COLUMNS = ['m.node_id', 'm.objectid', 'm.name', 'm.primary_kind', 'm.environment_id', 'm.source', 'n.properties'] as const;
 
 export class MembersQuery {
   private readonly conditions: Expression<SqlBool>[];
@@ -108,9 +118,43 @@ export class MembersQuery {
     return Number(row.n);
   }
 
+  /**
+   * One page as each member's JSON (memberJson). Sorted or filtered pages take the members' JSON kept by the index
+   * (members.index.ts: valid while the members and nodes tables are unchanged) and read only the others, by `ord`.
+   */
+  async pageJson(skip: number, limit: number, total: number): Promise<string[]> {
+    const indexed = await this.matches();
+    if (indexed) {
+      const wanted = indexed.page(skip, limit);
+      const kept = indexed.rendered(); // taken before the read
+      const out = new Array<string>(wanted.length);
+      const missing: number[] = [];
+      for (let i = 0; i < wanted.length; i++) {
+        const json = kept?.json.get(wanted[i]);
+        if (json === undefined) missing.push(wanted[i]);
+        else out[i] = json;
+      }
+      if (missing.length === 0) return out;
+      const rows = (await this.db.kysely.selectFrom('asset_group_tag_members as m').innerJoin('nodes as n', 'n.id', 'm.node_id')
+        .select([...PAGE_COLUMNS, 'm.ord']).where('m.tag_id', '=', this.tagId).where('m.ord', 'in', missing).execute()) as Array<MemberRow & { ord: number }>;
+      if (rows.length === missing.length && indexStillValid(this.db, indexed.stamp)) {
+        const byOrd = new Map(rows.map((r) => [Number(r.ord), r]));
+        for (let i = 0; i < wanted.length; i++) {
+          if (out[i] !== undefined) continue;
+          const { ord: _, ...row } = byOrd.get(wanted[i])!;
+          out[i] = memberJson(row, this.tagId);
+          kept?.keep(wanted[i], out[i]);
+        }
+        return out;
+      }
+      this.indexed = Promise.resolve(null); // changed meanwhile: the database answers
+    }
+    return (await this.page(skip, limit, total)).map((r) => memberJson(r, this.tagId));
+  }
+
   /** One page: skip/limit (limit 0 = to the end). `total` is this.count(), used by the descending ord path. */
   async page(skip: number, limit: number, total: number): Promise<MemberRow[]> {
-    const select = ['m.node_id', 'm.objectid', 'm.name', 'm.primary_kind', 'm.environment_id', 'm.source', 'n.properties'] as const;
+    const select = PAGE_COLUMNS;
     const direction = this.ordDirection;
     if (this.unfiltered && direction) {
       let qb = this.db.kysely.selectFrom('asset_group_tag_members as m').innerJoin('nodes as n', 'n.id', 'm.node_id')

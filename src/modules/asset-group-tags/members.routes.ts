@@ -5,7 +5,7 @@ import { defineQuery } from '../../http/query/index.ts';
 import { TAG_TABLES } from './tags.tables.ts';
 import { route } from '../../http/route.ts';
 import { notFound } from '../../http/errors.ts';
-import { environmentsOf, findMember, memberCounts, membersQuery, MembersQuery, type MemberRow } from './members.repository.ts';
+import { environmentsOf, findMember, memberCounts, memberJson, membersQuery, MembersQuery } from './members.repository.ts';
 import { seedsOf, selectorsOfNode } from './selectors.repository.ts';
 import { SelectorSchema, toWireSelector } from './selectors.schema.ts';
 import { MemberSchema } from './tags.schema.ts';
@@ -20,13 +20,7 @@ const memberParams = Type.Object({ asset_group_tag_id: Type.Integer({ format: 'i
 /** Rows streamed per query when limit=0 (memory stays flat whatever the tag's size). */
 const STREAM_BATCH = 2000;
 
-/** One member as JSON text; `properties` is stored JSON object text and is embedded as is. */
-export function memberJson(r: MemberRow, tagId: number, extra = ''): string {
-  const properties = typeof r.properties === 'string' && r.properties.startsWith('{') ? r.properties : '{}';
-  return `{"id":${Number(r.node_id)},"object_id":${JSON.stringify(r.objectid)},"environment_id":${JSON.stringify(r.environment_id ?? '')},`
-    + `"primary_kind":${JSON.stringify(r.primary_kind)},"name":${JSON.stringify(r.name)},"properties":${properties},"source":${r.source},`
-    + `"asset_group_tag_id":${tagId}${extra}}`;
-}
+export { memberJson } from './members.repository.ts';
 
 async function* streamMembers(q: MembersQuery, head: string, skip: number, total: number, tagId: number): AsyncGenerator<string> {
   yield head;
@@ -64,8 +58,7 @@ export const memberRoutes = [
       const head = `{"count":${count},"skip":${skip},"limit":${limit},"data":{"members":[`;
       reply.type(JSON_TYPE);
       if (limit === 0 && count - skip > STREAM_BATCH) return reply.send(Readable.from(streamMembers(q, head, skip, count, tagId)));
-      const rows = await q.page(skip, limit, count);
-      return reply.send(head + rows.map((r) => memberJson(r, tagId)).join(',') + ']}}');
+      return reply.send(head + (await q.pageJson(skip, limit, count)).join(',') + ']}}');
     },
   }),
   route<TagParams>({
