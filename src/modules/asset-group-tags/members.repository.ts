@@ -66,18 +66,31 @@ export async function memberCounts(k: Kysely<Database>, tagId: number, environme
 const PAGE_COLUMNS = ['m.node_id', 'm.objectid', 'm.name', 'm.primary_kind', 'm.environment_id', 'm.source', 'n.properties'] as const;
 
 export class MembersQuery {
-  private readonly conditions: Expression<SqlBool>[];
   private readonly environments?: string[];
-  /** SQLite with FTS candidates: the tag test must not pick the (tag_id, ...) index over them. */
-  private readonly ftsDriven: boolean;
   /** Sorted or filtered requests: their matches from the in-process index (members.index.ts), once asked. */
   private indexed?: Promise<Matches | null>;
+  private built?: { conditions: Expression<SqlBool>[]; ftsDriven: boolean };
 
   constructor(private readonly db: Db, private readonly tagId: number, private readonly parsed: ParsedQuery) {
     this.environments = environmentsOf(parsed);
-    const fts = db.dialect === 'sqlite' ? ftsConditions(parsed) : [];
-    this.ftsDriven = fts.length > 0;
-    this.conditions = [...filterConditions(membersQuery, parsed), ...fts];
+  }
+
+  /** The filters as SQL, built when the database is asked (a page the index answers needs none). */
+  private get conditions(): Expression<SqlBool>[] {
+    return this.sqlFilters().conditions;
+  }
+
+  /** SQLite with FTS candidates: the tag test must not pick the (tag_id, ...) index over them. */
+  private get ftsDriven(): boolean {
+    return this.sqlFilters().ftsDriven;
+  }
+
+  private sqlFilters() {
+    if (!this.built) {
+      const fts = this.db.dialect === 'sqlite' ? ftsConditions(this.parsed) : [];
+      this.built = { conditions: [...filterConditions(membersQuery, this.parsed), ...fts], ftsDriven: fts.length > 0 };
+    }
+    return this.built;
   }
 
   private get unfiltered(): boolean {
@@ -102,7 +115,7 @@ export class MembersQuery {
   }
 
   private matches() {
-    return (this.indexed ??= this.unfiltered && this.ordDirection ? Promise.resolve(null) : indexedMatches(this.db, this.tagId, this.parsed, this.environments));
+    return (this.indexed ??= this.ordDirection && this.unfiltered ? Promise.resolve(null) : indexedMatches(this.db, this.tagId, this.parsed, this.environments));
   }
 
   async count(): Promise<number> {
