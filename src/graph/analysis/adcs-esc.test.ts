@@ -68,18 +68,22 @@ const D2 = 'S-1-5-21-2';
 const OU2 = 'OU000000-0000-0000-0000-000000000002';
 
 /** T1 has issuance policy 1.2.3, linked to group G1300; U1100 and C1200 enroll in T1 and through the CA. */
-function esc13(o: { t1?: Props; contained?: E[]; link?: boolean } = {}): [N[], E[]] {
+function esc13(o: { t1?: Props; contained?: E[]; link?: boolean; caByGroup?: boolean } = {}): [N[], E[]] {
   const [nodes, edges] = pki({}, [template(1, { certificatepolicy: ['1.2.3'], ...o.t1 })]);
-  return [[...nodes, user('1100'), computer('1200'), group('1300'),
+  const enroll = o.caByGroup
+    ? [...rights('Enroll', [U, C], tpl(1)), [`${D}-1400`, 'Enroll', ECA] as E, ...rights('MemberOf', [U, C], `${D}-1400`)]
+    : rights('Enroll', [U, C], tpl(1), ECA);
+  return [[...nodes, user('1100'), computer('1200'), group('1300'), group('1400'),
     [POLICY, ['IssuancePolicy', 'Base'], { name: 'POLICY@CORP.LOCAL', domainsid: D, certtemplateoid: '1.2.3' }],
     [D2, ['Domain', 'Base'], { name: 'OTHER.LOCAL', domainsid: D2 }], [OU2, ['OU', 'Base'], { name: 'OU@OTHER.LOCAL', domainsid: D2 }]],
-  [...edges, ...rights('Enroll', [U, C], tpl(1), ECA), ...(o.link === false ? [] : [[POLICY, 'OIDGroupLink', `${D}-1300`] as E]),
+  [...edges, ...enroll, ...(o.link === false ? [] : [[POLICY, 'OIDGroupLink', `${D}-1300`] as E]),
     ...(o.contained ?? [[D, 'Contains', `${D}-1300`]])]];
 }
 
 const esc13Cases: Array<[string, Parameters<typeof esc13>[0], string[]]> = [
   ['enrollers of the template and the CA → the group its issuance policy links to', {}, pairs(['1100', '1300'], ['1200', '1300'])],
   ['users only when the template allows a user subject', { t1: { subjectaltrequiredomaindns: undefined } }, pairs(['1200', '1300'])],
+  ['the template enrollers when a group of theirs enrolls through the CA', { caByGroup: true }, pairs(['1100', '1300'], ['1200', '1300'])],
   ['not without a group link', { link: false }, []],
   ['not when the template has no authentication', { t1: { authenticationenabled: false } }, []],
   ['not when the template requires manager approval', { t1: { requiresmanagerapproval: true } }, []],
