@@ -96,6 +96,14 @@ test(`an event's OU reference: a node renamed on A is seen on B (${DIALECT})`, a
   assert.equal(await ouName(), 'FIRST@CORP.LOCAL');
   await a.kysely.updateTable('nodes').set({ name: 'SECOND@CORP.LOCAL' }).where('objectid', '=', 'OU-KEPT-1').execute();
   assert.equal(await eventually(ouName, (n) => n === 'SECOND@CORP.LOCAL'), 'SECOND@CORP.LOCAL');
+  // The event itself (B keeps the events table): retitled on A, deleted on A.
+  const titled = async () => (await getB(`${url}?hydrate_ous=false`)).json().data.title as string;
+  assert.equal(await titled(), '');
+  const put = await onA.request({ method: 'PUT', url, token: admin, body: { client_id: client.id, rrule: 'FREQ=DAILY;INTERVAL=1', title: 'retitled', ous: ['OU-KEPT-1'] } });
+  assert.equal(put.statusCode, 200, put.body);
+  assert.equal(await eventually(titled, (x) => x === 'retitled'), 'retitled');
+  assert.equal((await onA.request({ method: 'DELETE', url, token: admin })).statusCode, 200);
+  assert.equal((await eventually(() => getB(`${url}?hydrate_domains=false`), (r) => r.statusCode === 404)).statusCode, 404);
 });
 
 test(`jobs/available: a job scheduled on A changes B's ETag and answer (${DIALECT})`, async () => {
