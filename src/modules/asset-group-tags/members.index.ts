@@ -46,7 +46,7 @@ interface TagIndex {
   /** Bytes held by `matches` (bits and ranked positions). */
   matchBytes: number;
   /** The members' JSON read so far (see renderedOf). */
-  rendered?: { stamp: string; json: Map<number, string>; bytes: number };
+  rendered?: { stamp: string; json: Map<number, Buffer>; bytes: number };
 }
 
 interface MatchSet {
@@ -225,8 +225,8 @@ export interface Matches {
  * nodes (its properties) are unchanged, at most RENDERED_BYTES per tag (then nothing more is kept).
  */
 export interface RenderedMembers {
-  json: Map<number, string>;
-  keep(position: number, json: string): void;
+  json: Map<number, Buffer>;
+  keep(position: number, json: Buffer): void;
 }
 const RENDERED_TABLES = ['asset_group_tag_members', 'nodes'] as const;
 const RENDERED_BYTES = 32 * 1024 * 1024;
@@ -242,9 +242,9 @@ function renderedOf(db: Db, ix: TagIndex): RenderedMembers | null {
     json: store.json,
     keep(position, json) {
       // Only what was read with the tables as the snapshot saw them (a write since: not kept).
-      if (store.bytes + 2 * json.length > RENDERED_BYTES || ix.rendered !== store || db.versions.snapshot(RENDERED_TABLES) !== store.stamp) return;
+      if (store.bytes + json.length > RENDERED_BYTES || ix.rendered !== store || db.versions.snapshot(RENDERED_TABLES) !== store.stamp) return;
       store.json.set(position, json);
-      store.bytes += 2 * json.length + 32;
+      store.bytes += json.length + 96;
     },
   };
 }

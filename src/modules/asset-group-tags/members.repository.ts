@@ -132,15 +132,16 @@ export class MembersQuery {
   }
 
   /**
-   * One page as each member's JSON (memberJson). Sorted or filtered pages take the members' JSON kept by the index
-   * (members.index.ts: valid while the members and nodes tables are unchanged) and read only the others, by `ord`.
+   * One page as each member's JSON (memberJson) in UTF-8. Sorted or filtered pages take the members' JSON kept by the
+   * index (members.index.ts: valid while the members and nodes tables are unchanged) and read only the others, by
+   * `ord`. Bytes, not strings: a page is then one copy of flat bytes (joining kept strings flattens them every time).
    */
-  async pageJson(skip: number, limit: number, total: number): Promise<string[]> {
+  async pageJson(skip: number, limit: number, total: number): Promise<Buffer[]> {
     const indexed = await this.matches();
     if (indexed) {
       const wanted = indexed.page(skip, limit);
       const kept = indexed.rendered(); // taken before the read
-      const out = new Array<string>(wanted.length);
+      const out = new Array<Buffer>(wanted.length);
       const missing: number[] = [];
       for (let i = 0; i < wanted.length; i++) {
         const json = kept?.json.get(wanted[i]);
@@ -155,14 +156,14 @@ export class MembersQuery {
         for (let i = 0; i < wanted.length; i++) {
           if (out[i] !== undefined) continue;
           const { ord: _, ...row } = byOrd.get(wanted[i])!;
-          out[i] = memberJson(row, this.tagId);
+          out[i] = Buffer.from(memberJson(row, this.tagId));
           kept?.keep(wanted[i], out[i]);
         }
         return out;
       }
       this.indexed = Promise.resolve(null); // changed meanwhile: the database answers
     }
-    return (await this.page(skip, limit, total)).map((r) => memberJson(r, this.tagId));
+    return (await this.page(skip, limit, total)).map((r) => Buffer.from(memberJson(r, this.tagId)));
   }
 
   /** One page: skip/limit (limit 0 = to the end). `total` is this.count(), used by the descending ord path. */

@@ -17,6 +17,9 @@ const params = Type.Object({ asset_group_tag_id: Type.Integer({ format: 'int32' 
 const countsQuery = defineQuery({ params: { environments: { type: 'string[]', description: 'environment ids; repeatable' } } });
 const memberParams = Type.Object({ asset_group_tag_id: Type.Integer({ format: 'int32' }), member_id: Type.Integer({ format: 'int32', description: 'graph node id' }) });
 
+const COMMA = Buffer.from(',');
+const TAIL = Buffer.from(']}}');
+
 /** Rows streamed per query when limit=0 (memory stays flat whatever the tag's size). */
 const STREAM_BATCH = 2000;
 
@@ -58,7 +61,14 @@ export const memberRoutes = [
       const head = `{"count":${count},"skip":${skip},"limit":${limit},"data":{"members":[`;
       reply.type(JSON_TYPE);
       if (limit === 0 && count - skip > STREAM_BATCH) return reply.send(Readable.from(streamMembers(q, head, skip, count, tagId)));
-      return reply.send(head + (await q.pageJson(skip, limit, count)).join(',') + ']}}');
+      const members = await q.pageJson(skip, limit, count);
+      const parts: Buffer[] = [Buffer.from(head)];
+      for (let i = 0; i < members.length; i++) {
+        if (i > 0) parts.push(COMMA);
+        parts.push(members[i]);
+      }
+      parts.push(TAIL);
+      return reply.send(Buffer.concat(parts));
     },
   }),
   route<TagParams>({
