@@ -23,8 +23,9 @@ import { prepared } from '../../db/prepared.ts';
 import { applyFilters, applySort, type ParsedQuery } from '../../http/query/index.ts';
 import { JobStatus } from './job-status.ts';
 import { availableQuery } from './jobs.query.ts';
-import { jobsSelect, targetIds } from './jobs.repository.ts';
-import { toWireJob } from './jobs.schema.ts';
+import { JOB_COLUMNS, jobsSelect, targetIds } from './jobs.repository.ts';
+import { evaluateQuery } from '../../http/query/evaluate.ts';
+import { toWireJob, type JobWithClient } from './jobs.schema.ts';
 import { STAMP_INLINE, graphStamp, graphStampExpr, resolveObjectIds, variants } from './targets.repository.ts';
 
 type Q = Kysely<Database>;
@@ -121,13 +122,18 @@ export async function availableEtag(db: Q, clientId: string, parsed: ParsedQuery
 }
 
 export async function availableJobs(db: Db, clientId: string, parsed: ParsedQuery, plan: AvailablePlan) {
-  let qb = jobsSelect(db.kysely)
-    .where('client_jobs.client_id', '=', clientId)
-    .where('client_jobs.status', '=', JobStatus.ready)
-    .where('client_jobs.execution_time', '<=', plan.now);
-  qb = applySort(applyFilters(qb, availableQuery, parsed), availableQuery, parsed);
-  const rows = await qb.execute();
   const flags = { ous: parsed.params.hydrate_ous !== false, domains: parsed.params.hydrate_domains !== false };
+  // From the client's kept ready jobs when the query's meaning does not depend on the database (evaluate.ts).
+  const view = db.versions.usable() ? await (await readyView(db))(clientId) : undefined;
+  let rows = view ? evaluateQuery(view.rows.filter((r) => r.execution_time !== null && Number(r.execution_time) <= plan.now), availableQuery, parsed) : null;
+  if (!rows) {
+    let qb = jobsSelect(db.kysely)
+      .where('client_jobs.client_id', '=', clientId)
+      .where('client_jobs.status', '=', JobStatus.ready)
+      .where('client_jobs.execution_time', '<=', plan.now);
+    qb = applySort(applyFilters(qb, availableQuery, parsed), availableQuery, parsed);
+    rows = await qb.execute();
+  }
   const ids = targetIds(rows, flags.ous, flags.domains);
   const h = { ...flags, resolved: ids.size ? await resolveObjectIds(db.kysely, ids, db.versions) : new Map() };
   // Ready jobs have not ended, so they carry no domain results.
@@ -150,33 +156,37 @@ interface ReadyView {
   times: number[];
   /** graphStamp of every ready job's OU and domain targets ('-' when none). */
   graph: string;
+  /** The ready jobs as jobsSelect reads them (with the client's name), for answers evaluateQuery can make. */
+  rows: JobWithClient[];
 }
 const views = new WeakMap<Db, VersionedCache<ReadyView>>();
 
 async function readyView(db: Db): Promise<(clientId: string) => Promise<ReadyView>> {
   let cache = views.get(db);
-  if (!cache) views.set(db, (cache = new VersionedCache<ReadyView>(db.versions, 8 * 1024 * 1024, (v) => 64 + v.times.length * 8 + v.graph.length)));
+  if (!cache) views.set(db, (cache = new VersionedCache<ReadyView>(db.versions, 16 * 1024 * 1024, (v) => 64 + v.times.length * 8 + v.graph.length + v.rows.length * 1024)));
   const kept = cache;
   return async (clientId) => {
     const hit = kept.get(clientId, ANSWER_READS);
     if (hit) return hit;
     const keep = kept.prepare(clientId, ANSWER_READS);
     const rows = await readyRows(db.kysely, [JobStatus.ready, clientId]);
-    const ready = rows.filter((r) => r.ous !== null) as Array<{ execution_time: number | null; ous: string; domains: string }>;
+    const ready = rows.filter((r) => r.id !== null) as unknown as JobWithClient[];
     const view: ReadyView = {
       version: rows.length ? Number(rows[0].jobs_version) : -1,
       times: ready.filter((r) => r.execution_time !== null).map((r) => Number(r.execution_time)),
       graph: ready.length ? await graphStamp(db.kysely, [...targetIds(ready, true, true)]) : '-',
+      rows: ready,
     };
     keep(view);
     return view;
   };
 }
 
-/** The client (one row even without ready jobs) and its ready jobs' times and targets, in one statement. */
+/** The client (one row even without ready jobs) and its ready jobs as jobsSelect reads them, in one statement. */
 const readyRows = prepared((k) => k.selectFrom('clients')
   .leftJoin('client_jobs', (j) => j.onRef('client_jobs.client_id', '=', 'clients.id').on('client_jobs.status', '=', JobStatus.ready))
-  .select(['clients.jobs_version', 'client_jobs.execution_time', 'client_jobs.ous', 'client_jobs.domains'])
+  .select(JOB_COLUMNS.map((c) => `client_jobs.${c}` as const))
+  .select(['clients.name as client_name', 'clients.jobs_version'])
   .where('clients.id', '=', ''));
 
 /** The ETag from a kept view (the same material as availableEtag's), and when the next ready job falls due. */

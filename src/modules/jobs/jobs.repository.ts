@@ -11,7 +11,7 @@ import { finishedQuery } from './jobs.query.ts';
 type Q = Kysely<Database>;
 
 /** Every job column but `log` (read only by GET /jobs/{id}/log). */
-const JOB_COLUMNS = [
+export const JOB_COLUMNS = [
   'id', 'client_id', 'event_id', 'event_title', 'execution_time', 'start_time', 'end_time', 'last_ingest', 'status',
   'status_message', 'log_path', 'domain_controller', 'ous', 'domains', 'session_collection', 'local_group_collection',
   'ad_structure_collection', 'cert_services_collection', 'ca_registry_collection', 'dc_registry_collection',
