@@ -2,8 +2,8 @@
  * Ingest benchmark: `npm run bench -- ingest [--users N] [--database sqlite|postgres] [--parallel-parse] [--label L]`
  * Generates SharpHound files for N users (bench/sharphound-generate.ts, cached in bench/.data/),
  * migrates a fresh database, then times `scent import` in its own process: elements/s as the CLI
- * reports it (ingest only), the analysis apart (all of it, and its post-processing part with the
- * derived edges it wrote), elements/s over ingest + analysis, wall time, CPU time, and peak RSS
+ * reports it (ingest only), the analysis apart (all of it, and its phases: post-processing with the
+ * derived edges it wrote, data quality, tag membership), elements/s over ingest + analysis, wall time, CPU time, and peak RSS
  * (VmHWM of the process, analysis included). Results: bench/results/ingest-<date>-<database>-<users>[-<label>].{json,md}.
  * PostgreSQL: SCENT_BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/test), fresh schema.
  */
@@ -85,12 +85,14 @@ export async function run(args: string[]): Promise<void> {
   const wall = (performance.now() - t0) / 1000;
   const m = /in ([\d.]+) s: (\d+) nodes, (\d+) edges \((\d+) elements\/s\); analysis ([\d.]+) s/.exec(out);
   const [ingestSeconds, nodes, edges, rate, analysisSeconds] = m ? [Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4]), Number(m[5])] : [0, 0, 0, 0, 0];
-  const post = /\(post-processing ([\d.]+) s: (\d+) derived edges\)/.exec(out);
+  const post = /\(post-processing ([\d.]+) s: (\d+) derived edges/.exec(out);
   const [postProcessingSeconds, derivedEdges] = post ? [Number(post[1]), Number(post[2])] : [0, 0];
+  const phases = /derived edges; data quality ([\d.]+) s; tag membership ([\d.]+) s\)/.exec(out);
+  const [dataQualitySeconds, tagMembershipSeconds] = phases ? [Number(phases[1]), Number(phases[2])] : [0, 0];
   const withAnalysis = ingestSeconds + analysisSeconds > 0 ? Math.round((nodes + edges) / (ingestSeconds + analysisSeconds)) : 0;
   const result = {
     date: new Date().toISOString(), database, users, files: files.length, inputMb: +inputMb.toFixed(1), exitCode: code,
-    nodes, edges, ingestSeconds, elementsPerSecond: rate, analysisSeconds, postProcessingSeconds, derivedEdges,
+    nodes, edges, ingestSeconds, elementsPerSecond: rate, analysisSeconds, postProcessingSeconds, derivedEdges, dataQualitySeconds, tagMembershipSeconds,
     elementsPerSecondWithAnalysis: withAnalysis, processWallSeconds: +wall.toFixed(1),
     processCpuSeconds: peak.cpuSeconds, elementsPerCpuSecond: peak.cpuSeconds ? Math.round((nodes + edges) / peak.cpuSeconds) : 0,
     peakRssMb: peak.hwmMb, loadAverageBefore: loadBefore, loadAverageAfter: loadavg().map((l) => l.toFixed(2)).join(' '),
@@ -110,9 +112,9 @@ export async function run(args: string[]): Promise<void> {
   writeFileSync(`${stem}.md`, [
     `# Ingest: ${database}, ${users} users (${result.inputMb} MB), ${result.date}`, '',
     `Command: \`${result.command}\` (runs \`scent import\` in its own process on a fresh, migrated database).`, '',
-    '| nodes | edges | ingest s | elements/s | analysis s (post-processing s, derived edges) | elements/s with analysis | process CPU s | elements per CPU-s | peak RSS MB | load before → after |',
+    '| nodes | edges | ingest s | elements/s | analysis s (post-processing s, derived edges; data quality s; tag membership s) | elements/s with analysis | process CPU s | elements per CPU-s | peak RSS MB | load before → after |',
     '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
-    `| ${nodes} | ${edges} | ${ingestSeconds} | ${rate} | ${analysisSeconds} (${postProcessingSeconds}, ${derivedEdges}) | ${withAnalysis} | ${peak.cpuSeconds} | ${result.elementsPerCpuSecond} | ${peak.hwmMb} | ${loadBefore} → ${result.loadAverageAfter} |`, '',
+    `| ${nodes} | ${edges} | ${ingestSeconds} | ${rate} | ${analysisSeconds} (${postProcessingSeconds}, ${derivedEdges}; ${dataQualitySeconds}; ${tagMembershipSeconds}) | ${withAnalysis} | ${peak.cpuSeconds} | ${result.elementsPerCpuSecond} | ${peak.hwmMb} | ${loadBefore} → ${result.loadAverageAfter} |`, '',
   ].join('\n'));
   console.log(`\n${JSON.stringify(result)}`);
 }

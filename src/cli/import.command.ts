@@ -59,7 +59,8 @@ export const importCommand: Command = {
       const analysisSeconds = (performance.now() - analysisStart) / 1000;
       const derived = Object.values(analysis.postProcessing.edges).reduce((a, b) => a + b, 0);
       process.stdout.write(`${summary}analysis ${analysisSeconds.toFixed(1)} s (post-processing ` +
-        `${analysis.postProcessing.seconds.toFixed(1)} s: ${derived} derived edges), data-quality run ${analysis.runId}\n`);
+        `${analysis.postProcessing.seconds.toFixed(1)} s: ${derived} derived edges; data quality ${analysis.dataQualitySeconds.toFixed(1)} s; ` +
+        `tag membership ${analysis.tagMembershipSeconds.toFixed(1)} s), data-quality run ${analysis.runId}\n`);
       return failed ? 1 : 0;
     } finally {
       await db.close();

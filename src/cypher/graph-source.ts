@@ -45,7 +45,7 @@ export interface ScanSpec {
 
 const BATCH = 500;
 /** A label with at most this many nodes is scanned through the engine alone (no SQL predicate pass). */
-const SMALL_SCAN = 5_000;
+export const SMALL_SCAN = 5_000;
 
 export class GraphSource {
   private viewPromise: Promise<GraphView> | null = null;
@@ -103,7 +103,7 @@ export class GraphSource {
     return key === 'name' ? sql`coalesce(${text}, name)` : text;
   }
 
-  private pushdown(p: Pushdown): RawBuilder<unknown> {
+  protected pushdown(p: Pushdown): RawBuilder<unknown> {
     const exact = this.exactPushdown(p);
     // A property predicate holds only where the key is in the JSON text: a plain substring test first,
     // far cheaper than parsing every row's properties (most keys are absent from most nodes).

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { upsertNodes } from '../graph/store.repository.ts';
 import { refreshTagMemberships } from '../modules/asset-group-tags/membership.service.ts';
+import { cypherSeedNodes, SeedGraph } from './selectors.ts';
 import { buildTagGraph, ENV } from '../modules/asset-group-tags/test-graph.ts';
 import { createTestApp, errorOf, type TestApp } from '../test/harness.ts';
 
@@ -52,4 +53,33 @@ test('bad seeds: BloodHound\'s messages (type, mixed types, invalid or updating 
   assert.deepEqual(errorOf(await post([{ type: 1, value: 'G1' }, { type: 2, value: 'MATCH (n) RETURN n' }])), { status: 400, messages: ['all seeds must be of the same type'] });
   assert.deepEqual(errorOf(await post([{ type: 2, value: 'MATCH (n) RETURN' }])).messages[0].startsWith('cypher is invalid: line 1:16 unexpected end of query'), true);
   assert.deepEqual(errorOf(await post([{ type: 2, value: 'MATCH (n) DETACH DELETE n' }])), { status: 400, messages: ['cypher is invalid: line 1:10 updating clauses are not supported'] });
+});
+
+test('after an ingest the seeds read every node and only the edge kinds they name: the same nodes as through the engine', async () => {
+  const lab = (await req('POST', '', { name: 'Seed Graph Lab', type: 2 })).json().data.id;
+  const add = async (value: string) => {
+    const res = await req('POST', `/${lab}/selectors`, { name: `seed ${Math.random()}`, expansion: 0, seeds: [{ type: 2, value }] });
+    assert.equal(res.statusCode, 201, res.body);
+  };
+  await add('MATCH (u:User)-[:MemberOf*1..]->(g:Group {objectid: "G1"}) RETURN u');
+  await add("MATCH (g:Group) WHERE g.name STARTS WITH 'NESTED@' RETURN g");
+  // A shortest path's far end is scanned exactly: the Group predicate runs on the groups' rows only.
+  await add("MATCH p = shortestPath((u:User)-[:MemberOf*1..]->(g:Group)) WHERE g.name STARTS WITH 'ADMINS@' RETURN p");
+  await add('MATCH (o)-[:Contains]->(m:User) RETURN o, m');
+  const seeds = (selected: Map<number, Set<number>>) => [...selected].map(([s, ids]) => [s, [...ids].sort((a, b) => a - b)]);
+  const graph = new SeedGraph(t.db);
+  const snapshot = await graph.snapshot();
+  // The 4 MemberOf and 3 Contains edges of the test graph; nothing else.
+  assert.equal(snapshot?.edgeCount, 7);
+  const expected = seeds(await cypherSeedNodes(t.db, lab));
+  assert.deepEqual(seeds(await cypherSeedNodes(t.db, lab, graph)), expected);
+  const names = new Map((await t.db.kysely.selectFrom('nodes').select(['id', 'objectid']).execute()).map((n) => [Number(n.id), n.objectid]));
+  assert.deepEqual(expected.map(([, ids]) => (ids as number[]).map((id) => names.get(id)).sort()), [
+    ['U1', 'U2'], ['G2'], ['G1', 'G2', 'U1', 'U2'], ['OU-1', 'U3'],
+  ]);
+  // A pattern that names no kind needs every edge: the engine's view.
+  await add('MATCH (n:User)-[]->(g:Group {objectid: "G2"}) RETURN n');
+  const full = new SeedGraph(t.db);
+  assert.equal(await full.snapshot(), null);
+  assert.deepEqual(seeds(await cypherSeedNodes(t.db, lab, full)), seeds(await cypherSeedNodes(t.db, lab)));
 });

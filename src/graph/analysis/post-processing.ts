@@ -30,7 +30,11 @@ export async function postProcess(db: Db): Promise<PostProcessingResult> {
     await fixWellKnownNodeTypes(ctx);
     await domainAssociations(ctx);
     await linkWellKnownNodes(ctx);
-    const deleted = await sql`delete from edges where kind in (${sql.join([...POST_PROCESSED_KINDS])})`.execute(trx);
+    const kinds = sql.join([...POST_PROCESSED_KINDS]);
+    // SQLite finds them in an index holding the kind (edges_end_kind_start) rather than in a pass over the table.
+    const deleted = await (db.dialect === 'sqlite'
+      ? sql`delete from edges where id in (select id from edges where kind in (${kinds}))`
+      : sql`delete from edges where kind in (${kinds})`).execute(trx);
     for (const rule of RULES) await rule.derive(ctx);
     return {
       edges: Object.fromEntries([...ctx.counts].sort(([a], [b]) => a.localeCompare(b))),

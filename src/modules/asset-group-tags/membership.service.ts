@@ -12,22 +12,27 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Db } from '../../db/create-db.ts';
 import type { Database } from '../../db/database.ts';
-import { cypherSeedNodes, stageCypherSeeds } from '../../cypher/selectors.ts';
+import { cypherSeedNodes, SeedGraph, stageCypherSeeds } from '../../cypher/selectors.ts';
 
 type K = Kysely<Database> | Transaction<Database>;
 
 export const EXPANSION = { none: 0, all: 1, child: 2, parent: 3 } as const;
 
-/** Recomputes the members of every tag, then bumps the graph generation. Call after each ingest. */
+/**
+ * Recomputes the members of every tag, then bumps the graph generation. Call after each ingest: the
+ * Cypher seeds of every tag read one SeedGraph (the nodes and the edge kinds they name), not the
+ * engine's snapshot of the whole graph.
+ */
 export async function refreshTagMemberships(db: Db): Promise<void> {
   const tags = await db.kysely.selectFrom('asset_group_tags').select('id').orderBy('id').execute();
-  for (const t of tags) await refreshTagMembership(db, t.id);
+  const graph = new SeedGraph(db);
+  for (const t of tags) await refreshTagMembership(db, t.id, graph);
   await bumpGraphGeneration(db.kysely);
 }
 
 /** Recomputes one tag's members in one transaction (readers see the old or the new set, never half). */
-export async function refreshTagMembership(db: Db, tagId: number): Promise<void> {
-  const cypherNodes = await cypherSeedNodes(db, tagId); // read before the transaction (its own statements)
+export async function refreshTagMembership(db: Db, tagId: number, graph?: SeedGraph): Promise<void> {
+  const cypherNodes = await cypherSeedNodes(db, tagId, graph); // read before the transaction (its own statements)
   await db.kysely.transaction().execute(async (trx) => {
     await stageCypherSeeds(trx, tagId, cypherNodes);
     if (db.dialect === 'sqlite') {

@@ -111,6 +111,17 @@ test(`data quality on ${DIALECT}: per domain by start node, the platform record 
   }
 });
 
+test(`data quality on ${DIALECT}: scent import shows the analysis time by phase (post-processing, data quality, tag membership)`, async () => {
+  const cli = await cliDatabase();
+  try {
+    const run = await scentInProcess(['import', join(FIXTURES, 'users.json'), '--database', cli.url]);
+    assert.equal(run.code, 0, run.stdout);
+    assert.match(run.stdout, /\d+ elements\/s\); analysis \d+\.\d s \(post-processing \d+\.\d s: \d+ derived edges; data quality \d+\.\d s; tag membership \d+\.\d s\), data-quality run [0-9a-f-]{36}\n$/);
+  } finally {
+    await cli.cleanup();
+  }
+});
+
 test(`data quality on ${DIALECT}: a run that ingested nothing writes no record`, async () => {
   const cli = await cliDatabase();
   const dir = mkdtempSync(join(tmpdir(), 'scent-dq-empty-'));
