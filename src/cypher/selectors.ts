@@ -192,7 +192,7 @@ class SelectorSource extends GraphSource {
    * each a pass over the whole table). The same ids as the base scan: those of the kind that pass the
    * predicates, ascending.
    */
-  override async scan(spec: ScanSpec, exact = false): Promise<number[]> {
+  override async scan(spec: ScanSpec, exact = false): Promise<readonly number[]> {
     if (spec.kind === null || spec.predicates.length === 0) return super.scan(spec, exact);
     const view = await this.view();
     const candidates = view.nodesWithKind(spec.kind);
