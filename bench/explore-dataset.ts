@@ -265,9 +265,16 @@ async function copyToPostgres(file: string, url: string, log: (s: string) => voi
     await copy('nodes', ['id', 'objectid', 'kind', 'kinds', 'name', 'environment_id', 'properties', 'source_kind', 'is_placeholder', 'last_seen'],
       ['bigint', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'integer', 'bigint']);
     await copy('edges', ['id', 'start_id', 'end_id', 'kind', 'properties', 'last_seen'], ['bigint', 'bigint', 'bigint', 'text', 'text', 'bigint']);
-    await copy('asset_group_tag_selectors', ['id', 'asset_group_tag_id', 'name', 'description', 'expansion', 'created_at', 'created_by', 'updated_at', 'updated_by'],
-      ['bigint', 'bigint', 'text', 'text', 'integer', 'bigint', 'text', 'bigint', 'text']);
-    await copy('asset_group_tag_selector_seeds', ['selector_id', 'type', 'value'], ['bigint', 'integer', 'text']);
+    // The selectors as the SQLite dataset has them (its migrations' defaults and the bench's), every column both sides have.
+    await client.query('delete from asset_group_tag_selector_seeds');
+    await client.query('delete from asset_group_tag_selectors');
+    for (const table of ['asset_group_tag_selectors', 'asset_group_tag_selector_seeds']) {
+      const here = new Set((raw.prepare(`pragma table_info(${table})`).all() as Array<{ name: string }>).map((c) => c.name));
+      const { rows } = await client.query<{ name: string; type: string }>(
+        `select column_name as name, data_type as type from information_schema.columns where table_schema = current_schema() and table_name = $1 order by ordinal_position`, [table]);
+      const columns = rows.filter((c) => here.has(c.name));
+      await copy(table, columns.map((c) => c.name), columns.map((c) => c.type));
+    }
     await client.query('analyze');
   } finally {
     await client.end();

@@ -65,6 +65,14 @@ export interface WalkResult {
 /** Stored-kind node lists per snapshot (snapshots never change; a new one replaces them). */
 const byKindMemo = new WeakMap<GraphSnapshot, Map<string, number[]>>();
 
+/**
+ * Kind masks (64 KiB each) per snapshot and kind list, shared by every view of the snapshot (a
+ * request's view used to build each again: an entity info answer walks eleven lists). At most
+ * MAX_MASKS per snapshot (relationship filters come from requests), then started afresh.
+ */
+const masksMemo = new WeakMap<GraphSnapshot, Map<string, KindMask>>();
+const MAX_MASKS = 256;
+
 export class GraphLimitError extends Error {
   constructor(readonly limit: number) {
     super(`graph result limit of ${limit} exceeded`);
@@ -72,8 +80,6 @@ export class GraphLimitError extends Error {
 }
 
 export class GraphView {
-  private readonly masks = new Map<string, KindMask>();
-
   constructor(private readonly db: Db, readonly graph: GraphSnapshot, readonly tags: TagLayer) {}
 
   get nodeCount(): number {
@@ -347,11 +353,13 @@ export class GraphView {
 
   private mask(kinds: Kinds): KindMask {
     const key = kinds === undefined ? '*' : [...kinds].sort().join(',');
-    let m = this.masks.get(key);
+    let masks = masksMemo.get(this.graph);
+    if (!masks || masks.size >= MAX_MASKS) masksMemo.set(this.graph, (masks = new Map()));
+    let m = masks.get(key);
     if (!m) {
       if (kinds === undefined) m = new Uint8Array(65_536).fill(1);
       else m = this.graph.kinds.mask(kinds);
-      this.masks.set(key, m);
+      masks.set(key, m);
     }
     return m;
   }
