@@ -121,11 +121,13 @@ export async function availableEtag(db: Q, clientId: string, parsed: ParsedQuery
   return { etag, now };
 }
 
-export async function availableJobs(db: Db, clientId: string, parsed: ParsedQuery, plan: AvailablePlan) {
+/** The answer's bytes (serialised here: the schema's OU/domain unions are slow in fast-json-stringify). */
+export async function availableBody(db: Db, clientId: string, parsed: ParsedQuery, plan: AvailablePlan): Promise<string> {
   const flags = { ous: parsed.params.hydrate_ous !== false, domains: parsed.params.hydrate_domains !== false };
   // From the client's kept ready jobs when the query's meaning does not depend on the database (evaluate.ts).
   const view = db.versions.usable() ? await (await readyView(db))(clientId) : undefined;
-  let rows = view ? evaluateQuery(view.rows.filter((r) => r.execution_time !== null && Number(r.execution_time) <= plan.now), availableQuery, parsed) : null;
+  const kept = view ? evaluateQuery(view.rows.filter((r) => r.execution_time !== null && Number(r.execution_time) <= plan.now), availableQuery, parsed) : null;
+  let rows = kept;
   if (!rows) {
     let qb = jobsSelect(db.kysely)
       .where('client_jobs.client_id', '=', clientId)
@@ -134,15 +136,22 @@ export async function availableJobs(db: Db, clientId: string, parsed: ParsedQuer
     qb = applySort(applyFilters(qb, availableQuery, parsed), availableQuery, parsed);
     rows = await qb.execute();
   }
-  const ids = targetIds(rows, flags.ous, flags.domains);
+  const wire = view && kept ? view.json : undefined;
+  const prefix = `${flags.ous ? 1 : 0}${flags.domains ? 1 : 0}:`;
+  const missing = wire ? rows.filter((r) => !wire.has(prefix + r.id)) : rows;
+  const ids = targetIds(missing, flags.ous, flags.domains);
   const h = { ...flags, resolved: ids.size ? await resolveObjectIds(db.kysely, ids, db.versions) : new Map() };
-  // Ready jobs have not ended, so they carry no domain results.
-  return rows.map((r) => toWireJob(r, [], h));
-}
-
-/** The answer's bytes (serialised here: the schema's OU/domain unions are slow in fast-json-stringify). */
-export async function availableBody(db: Db, clientId: string, parsed: ParsedQuery, plan: AvailablePlan): Promise<string> {
-  return JSON.stringify({ data: await availableJobs(db, clientId, parsed, plan) });
+  // Ready jobs have not ended, so they carry no domain results. As JSON.stringify({ data: jobs }), each job's text
+  // kept with the view (it changes only with the tables the view is kept by).
+  const parts = rows.map((r) => {
+    let text = wire?.get(prefix + r.id);
+    if (text === undefined) {
+      text = JSON.stringify(toWireJob(r, [], h));
+      wire?.set(prefix + r.id, text);
+    }
+    return text;
+  });
+  return `{"data":[${parts.join(',')}]}`;
 }
 
 /**
@@ -158,12 +167,14 @@ interface ReadyView {
   graph: string;
   /** The ready jobs as jobsSelect reads them (with the client's name), for answers evaluateQuery can make. */
   rows: JobWithClient[];
+  /** Each ready job's JSON by `<hydrate_ous><hydrate_domains>:<id>` (0/1), made on first use. */
+  json: Map<string, string>;
 }
 const views = new WeakMap<Db, VersionedCache<ReadyView>>();
 
 async function readyView(db: Db): Promise<(clientId: string) => Promise<ReadyView>> {
   let cache = views.get(db);
-  if (!cache) views.set(db, (cache = new VersionedCache<ReadyView>(db.versions, 16 * 1024 * 1024, (v) => 64 + v.times.length * 8 + v.graph.length + v.rows.length * 1024)));
+  if (!cache) views.set(db, (cache = new VersionedCache<ReadyView>(db.versions, 16 * 1024 * 1024, (v) => 64 + v.times.length * 8 + v.graph.length + v.rows.length * 3072)));
   const kept = cache;
   return async (clientId) => {
     const hit = kept.get(clientId, ANSWER_READS);
@@ -176,6 +187,7 @@ async function readyView(db: Db): Promise<(clientId: string) => Promise<ReadyVie
       times: ready.filter((r) => r.execution_time !== null).map((r) => Number(r.execution_time)),
       graph: ready.length ? await graphStamp(db.kysely, [...targetIds(ready, true, true)]) : '-',
       rows: ready,
+      json: new Map(),
     };
     keep(view);
     return view;
