@@ -14,7 +14,7 @@
  * checked again after the page's read); never used while the versions are not usable, nor for tags over
  * MAX_INDEXED members. Memory: about 200 bytes per member (≈ 40 MB for 200,000), built on the first such request, plus
  * recent filters' match sets (one byte per member each, plus, per sort asked, the matches' positions in that order:
- * four bytes per match; at most MATCH_BYTES_KEPT in all).
+ * four bytes per match; at most MATCH_BYTES_KEPT of sets and RANKED_BYTES_KEPT of positions).
  */
 import { sql, type Kysely } from 'kysely';
 import type { Db } from '../../db/create-db.ts';
@@ -43,8 +43,9 @@ interface TagIndex {
    * sort), one byte per member, the least recently used dropped first beyond MATCH_BYTES_KEPT.
    */
   matches: Map<string, MatchSet>;
-  /** Bytes held by `matches` (bits and ranked positions). */
+  /** Bytes held by `matches`' bits, and by their ranked positions (each has its own bound). */
   matchBytes: number;
+  rankedBytes: number;
   /** The members' JSON read so far (see renderedOf). */
   rendered?: { stamp: string; json: Map<number, Buffer>; bytes: number };
 }
@@ -54,11 +55,12 @@ interface MatchSet {
   count: number;
   /** Per sort (`column:direction`): the matching positions in that order, so a page is a slice (made on first use). */
   ranked: Map<string, Int32Array>;
-  bytes: number;
 }
 
 /** At most this many bytes of match sets per tag (80 sets of a 200,000-member tag). */
 const MATCH_BYTES_KEPT = 16 * 1024 * 1024;
+/** And of their positions ranked in an order (a set evicted drops its own; beyond, the least recently used drop theirs). */
+const RANKED_BYTES_KEPT = 16 * 1024 * 1024;
 
 const indexes = new WeakMap<Db, Map<number, TagIndex | Promise<TagIndex | null>>>();
 /** PostgreSQL: whether lower() maps ASCII letters to ASCII lower case (any locale but a Turkish one). */
@@ -85,7 +87,7 @@ async function load(db: Db, tagId: number, stamp: string): Promise<TagIndex | nu
     environment[i] = r.environment_id;
   }
   if (db.versions.snapshot(TABLES) !== stamp) return null;
-  return { stamp, size: rows.length, values, environment, lower: {}, order: {}, matches: new Map(), matchBytes: 0 };
+  return { stamp, size: rows.length, values, environment, lower: {}, order: {}, matches: new Map(), matchBytes: 0, rankedBytes: 0 };
 }
 
 async function indexOf(db: Db, tagId: number): Promise<TagIndex | null> {
@@ -303,24 +305,23 @@ export async function indexedMatches(db: Db, tagId: number, parsed: ParsedQuery,
       bits[p] = 1;
       count++;
     }
-    kept = { bits, count, ranked: new Map(), bytes: ix.size };
+    kept = { bits, count, ranked: new Map() };
     if (ix.size <= MATCH_BYTES_KEPT) {
       ix.matches.set(key, kept);
-      ix.matchBytes += kept.bytes;
+      ix.matchBytes += ix.size;
       evict(ix, kept);
     }
   }
   const set = kept;
   const sortKey = `${sort.column}:${sort.direction}`;
   let ranked = set.ranked.get(sortKey);
-  if (!ranked && ix.matches.get(key) === set && set.count * 4 <= MATCH_BYTES_KEPT / 4) {
+  if (!ranked && ix.matches.get(key) === set && set.count * 4 <= RANKED_BYTES_KEPT / 4) {
     // The matches in this order, once: every later page of this search in this order is a slice.
     ranked = new Int32Array(set.count);
     for (let i = 0, r = 0; r < set.count; i++) if (set.bits[order[i]]) ranked[r++] = order[i];
     set.ranked.set(sortKey, ranked);
-    set.bytes += ranked.byteLength;
-    ix.matchBytes += ranked.byteLength;
-    evict(ix, set);
+    ix.rankedBytes += ranked.byteLength;
+    unrank(ix, set);
   }
   const { bits, count } = set;
   if (ranked) {
@@ -336,8 +337,22 @@ function evict(ix: TagIndex, keep: MatchSet): void {
     if (ix.matchBytes <= MATCH_BYTES_KEPT) break;
     if (m === keep) continue;
     ix.matches.delete(k);
-    ix.matchBytes -= m.bytes;
+    ix.matchBytes -= ix.size;
+    dropRanked(ix, m);
   }
+}
+
+/** Drops the ranked positions of the least recently used sets (never `keep`'s) until they fit RANKED_BYTES_KEPT. */
+function unrank(ix: TagIndex, keep: MatchSet): void {
+  for (const m of ix.matches.values()) {
+    if (ix.rankedBytes <= RANKED_BYTES_KEPT) break;
+    if (m !== keep) dropRanked(ix, m);
+  }
+}
+
+function dropRanked(ix: TagIndex, m: MatchSet): void {
+  for (const r of m.ranked.values()) ix.rankedBytes -= r.byteLength;
+  m.ranked.clear();
 }
 
 /** Whether the members table is still what `stamp` was taken of. */
