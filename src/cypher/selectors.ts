@@ -6,6 +6,7 @@ import { KindLists, KindTable } from '../graph/engine/kinds.ts';
 import { runPlan } from '../graph/engine/read.ts';
 import { SnapshotBuilder, type GraphSnapshot } from '../graph/engine/snapshot.ts';
 import { loadTags } from '../graph/engine/tags.ts';
+import { collectIfLarge } from '../graph/ingest/heap-guard.ts';
 import type { PatternPart } from './ast.ts';
 import { CypherError } from './errors.ts';
 import { executeQuery } from './execute.ts';
@@ -146,11 +147,17 @@ async function loadRestricted(db: Db, kinds: string[]): Promise<GraphSnapshot> {
   const edgeIds: number[] = [];
   const starts: number[] = [];
   const ends: number[] = [];
-  const edgeKinds: string[] = [];
+  const edgeKinds: number[] = []; // indexes into `kinds` (not a string per row)
+  const kindIndex = new Map(kinds.map((k, i) => [k, i]));
+  // Each row read is garbage at once; V8 would let it pile up (hundreds of MB of RSS on a large graph).
+  let rows = 0;
   await runPlan(db, function* (dialect) {
     yield {
       sql: 'select id, kinds, environment_id from nodes where id > ? order by id', params: [0], pageById: true,
-      each: (r) => builder.addNode(Number(r[0]), r[1] as string, r[2] as string | null),
+      each: (r) => {
+        builder.addNode(Number(r[0]), r[1] as string, r[2] as string | null);
+        if (++rows % GC_EVERY === 0) collectIfLarge();
+      },
     };
     if (kinds.length === 0) return;
     const marks = kinds.map(() => '?').join(', ');
@@ -163,12 +170,16 @@ async function loadRestricted(db: Db, kinds: string[]): Promise<GraphSnapshot> {
         edgeIds.push(Number(r[0]));
         starts.push(Number(r[1]));
         ends.push(Number(r[2]));
-        edgeKinds.push(r[3] as string);
+        edgeKinds.push(kindIndex.get(r[3] as string)!);
+        if (++rows % GC_EVERY === 0) collectIfLarge();
       },
     };
   });
-  const order = Uint32Array.from(edgeIds.keys()).sort((a, b) => edgeIds[a] - edgeIds[b]);
-  for (const i of order) builder.addEdge(edgeIds[i], starts[i], ends[i], edgeKinds[i]);
+  const order = Uint32Array.from(edgeIds.keys());
+  if (edgeIds.some((id, i) => i > 0 && id < edgeIds[i - 1])) order.sort((a, b) => edgeIds[a] - edgeIds[b]);
+  for (const i of order) builder.addEdge(edgeIds[i], starts[i], ends[i], kinds[edgeKinds[i]]);
+  for (const list of [edgeIds, starts, ends, edgeKinds]) list.length = 0;
+  collectIfLarge();
   return builder.build();
 }
 
@@ -209,3 +220,4 @@ class SelectorSource extends GraphSource {
 }
 
 const ID_BATCH = 1_000;
+const GC_EVERY = 500_000;
