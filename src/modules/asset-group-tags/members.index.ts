@@ -59,7 +59,7 @@ interface MatchSet {
 
 /** At most this many bytes of match sets per tag (80 sets of a 200,000-member tag). */
 const MATCH_BYTES_KEPT = 16 * 1024 * 1024;
-/** And of their positions ranked in an order (a set evicted drops its own; beyond, the least recently used drop theirs). */
+/** And of their positions ranked in an order (made only while they fit; a set evicted drops its own). */
 const RANKED_BYTES_KEPT = 16 * 1024 * 1024;
 
 const indexes = new WeakMap<Db, Map<number, TagIndex | Promise<TagIndex | null>>>();
@@ -315,13 +315,13 @@ export async function indexedMatches(db: Db, tagId: number, parsed: ParsedQuery,
   const set = kept;
   const sortKey = `${sort.column}:${sort.direction}`;
   let ranked = set.ranked.get(sortKey);
-  if (!ranked && ix.matches.get(key) === set && set.count * 4 <= RANKED_BYTES_KEPT / 4) {
-    // The matches in this order, once: every later page of this search in this order is a slice.
+  if (!ranked && ix.matches.get(key) === set && ix.rankedBytes + set.count * 4 <= RANKED_BYTES_KEPT) {
+    // The matches in this order, once: every later page of this search in this order is a slice. Only while they
+    // fit: dropping others' to make room made searches rebuild theirs on every page (200,000 members, 50 searches).
     ranked = new Int32Array(set.count);
     for (let i = 0, r = 0; r < set.count; i++) if (set.bits[order[i]]) ranked[r++] = order[i];
     set.ranked.set(sortKey, ranked);
     ix.rankedBytes += ranked.byteLength;
-    unrank(ix, set);
   }
   const { bits, count } = set;
   if (ranked) {
@@ -339,14 +339,6 @@ function evict(ix: TagIndex, keep: MatchSet): void {
     ix.matches.delete(k);
     ix.matchBytes -= ix.size;
     dropRanked(ix, m);
-  }
-}
-
-/** Drops the ranked positions of the least recently used sets (never `keep`'s) until they fit RANKED_BYTES_KEPT. */
-function unrank(ix: TagIndex, keep: MatchSet): void {
-  for (const m of ix.matches.values()) {
-    if (ix.rankedBytes <= RANKED_BYTES_KEPT) break;
-    if (m !== keep) dropRanked(ix, m);
   }
 }
 
