@@ -50,6 +50,7 @@ import { fileUploadRoutes, registerUploadBodies } from './modules/file-upload/fi
 import { fileUploadSchemas } from './modules/file-upload/file-upload.schema.ts';
 import { registerIngestWorker } from './modules/file-upload/ingest.worker.ts';
 import { graphExportRoutes } from './modules/graph-export/graph-export.routes.ts';
+import { clearDatabaseRoutes } from './modules/database/clear-database.routes.ts';
 import { cypherRoutes } from './modules/cypher/cypher.routes.ts';
 import { savedQueryRoutes } from './modules/saved-queries/saved-queries.routes.ts';
 import { savedQuerySharingRoutes } from './modules/saved-queries/sharing.routes.ts';
@@ -85,6 +86,7 @@ const ROUTES: Route[] = [
   ...dataQualityRoutes,
   ...fileUploadRoutes,
   ...graphExportRoutes,
+  ...clearDatabaseRoutes,
   ...cypherRoutes,
   ...savedQueryRoutes,
   ...savedQuerySharingRoutes,

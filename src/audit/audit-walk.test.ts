@@ -124,6 +124,7 @@ const SUCCESS: Record<string, () => Promise<Call>> = {
     const selector = await post(`/api/v2/asset-group-tags/${tag.id}/selectors`, { name: 's', seeds: [{ type: 1, value: 'S-1-5-21-1' }] });
     return { url: `/api/v2/asset-group-tags/${tag.id}/selectors/${selector.id}` };
   },
+  'POST /api/v2/clear-database': async () => ({ url: '/api/v2/clear-database', body: { deleteDataQualityHistory: true } }),
   'POST /api/v2/saved-queries': async () => ({ url: '/api/v2/saved-queries', body: { name: 'walk-q', query: 'MATCH (n) RETURN n' } }),
   'PUT /api/v2/saved-queries/:saved_query_id': async () => ({ url: `/api/v2/saved-queries/${(await savedQuery('walk-put')).id}`, body: { description: 'd' } }),
   'DELETE /api/v2/saved-queries/:saved_query_id': async () => ({ url: `/api/v2/saved-queries/${(await savedQuery('walk-delete')).id}` }),

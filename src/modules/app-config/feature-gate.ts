@@ -11,7 +11,7 @@ import type { Route } from '../../http/route.ts';
 const TABLES = ['feature_flags'] as const;
 const known = new WeakMap<Db, Map<string, { snapshot: string; enabled: boolean }>>();
 
-async function flagEnabled(db: Db, flag: string): Promise<boolean> {
+export async function flagEnabled(db: Db, flag: string): Promise<boolean> {
   let memo = known.get(db);
   if (!memo) known.set(db, (memo = new Map()));
   const usable = db.versions.usable();

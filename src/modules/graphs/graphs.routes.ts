@@ -10,6 +10,7 @@ import { flatGraph } from '../../graph/answers/flat-graph.ts';
 import { unifiedGraph } from '../../graph/answers/unified-graph.ts';
 import { graphEngine, type Edge, type GraphView } from '../../graph/engine/index.ts';
 import { findNodeByObjectId } from '../../graph/store.repository.ts';
+import { listSourceKinds } from '../../graph/source-kinds.ts';
 import { DataEnvelope, errorResponses } from '../../http/envelope.ts';
 import { badRequest, Messages, notFound } from '../../http/errors.ts';
 import { defineQuery } from '../../http/query/index.ts';
@@ -139,10 +140,7 @@ export const graphRoutes = [
       response: { 200: DataEnvelope(Type.Object({ kinds: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String() })) })), ...errorResponses(401, 403) },
     },
     handler: async (request) => {
-      const { rows } = await sql<{ s: string }>`select distinct source_kind as s from nodes where source_kind is not null`.execute(request.server.db.kysely);
-      const others = rows.map((r) => r.s).filter((s) => s !== 'Base' && s !== 'AZBase' && s !== '').sort();
-      const kinds = [{ id: 1, name: 'Base' }, { id: 2, name: 'AZBase' }, ...others.map((name, i) => ({ id: i + 3, name })), { id: 0, name: 'Sourceless' }];
-      return { data: { kinds } };
+      return { data: { kinds: await listSourceKinds(request.server.db) } };
     },
   }),
   route({
