@@ -47,6 +47,31 @@ function systemTag(props: Record<string, unknown> | undefined, tag: string): boo
   return typeof v === 'string' && v.split(' ').includes(tag);
 }
 
+/** The `nodes` columns a NodeRecord is made of. */
+export interface NodeRow {
+  id: number;
+  objectid: string;
+  name: string | null;
+  kind: string;
+  environment_id: string | null;
+  last_seen: number;
+  properties?: string;
+}
+
+/** A NodeRecord from a `nodes` row already read (with `properties` when asked for). */
+export function nodeRecord(view: GraphView, r: NodeRow, withProperties: boolean): NodeRecord {
+  const id = Number(r.id);
+  const properties = withProperties ? parse(r.properties) : undefined;
+  const kinds = view.kinds(id);
+  return {
+    id, objectid: r.objectid, name: r.name, primaryKind: r.kind, kinds: kinds.length ? kinds : [r.kind], environmentId: r.environment_id,
+    ...(properties ? { properties } : {}),
+    isTierZero: view.isTierZero(id) || systemTag(properties, 'admin_tier_0'),
+    isOwned: view.isOwned(id) || systemTag(properties, 'owned'),
+    lastSeen: Number(r.last_seen),
+  };
+}
+
 export async function nodeRecords(db: Db, view: GraphView, ids: readonly number[], withProperties: boolean): Promise<NodeRecord[]> {
   const byId = new Map<number, NodeRecord>();
   const unique = [...new Set(ids)];
@@ -54,18 +79,7 @@ export async function nodeRecords(db: Db, view: GraphView, ids: readonly number[
     const part = unique.slice(i, i + CHUNK);
     const qb = db.kysely.selectFrom('nodes').select(['id', 'objectid', 'name', 'kind', 'environment_id', 'last_seen']).where('id', 'in', part);
     const rows = withProperties ? await qb.select('properties').execute() : await qb.execute();
-    for (const r of rows as Array<{ id: number; objectid: string; name: string | null; kind: string; environment_id: string | null; last_seen: number; properties?: string }>) {
-      const id = Number(r.id);
-      const properties = withProperties ? parse(r.properties) : undefined;
-      const kinds = view.kinds(id);
-      byId.set(id, {
-        id, objectid: r.objectid, name: r.name, primaryKind: r.kind, kinds: kinds.length ? kinds : [r.kind], environmentId: r.environment_id,
-        ...(properties ? { properties } : {}),
-        isTierZero: view.isTierZero(id) || systemTag(properties, 'admin_tier_0'),
-        isOwned: view.isOwned(id) || systemTag(properties, 'owned'),
-        lastSeen: Number(r.last_seen),
-      });
-    }
+    for (const r of rows as NodeRow[]) byId.set(Number(r.id), nodeRecord(view, r, withProperties));
   }
   return ids.map((id) => byId.get(id)).filter((r): r is NodeRecord => r !== undefined);
 }

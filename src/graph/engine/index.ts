@@ -10,10 +10,11 @@
  *   view.expand(starts, { direction, kinds, minDepth, maxDepth, exclude }, visit);   // Cypher patterns
  *   view.shortestTree(root, { direction, kinds, maxDepth }, all, stop);   // Cypher shortestPath
  *   await view.nodes(ids, { properties: true });  // names, kinds, properties in batches
+ *   view.nodeFromRow(row, { properties: true });  // the same from a nodes row already read
  */
 export { graphEngine, GraphEngine } from './engine.ts';
 export {
   GraphView, GraphLimitError,
-  type Direction, type Edge, type EdgeRecord, type Hop, type Kinds, type NodeRecord, type Path, type WalkPlan, type WalkResult,
+  type Direction, type Edge, type EdgeRecord, type Hop, type Kinds, type NodeRecord, type NodeRow, type Path, type WalkPlan, type WalkResult,
 } from './view.ts';
 export { TIER_ZERO_KIND, OWNED_KIND, tagKind } from './tags.ts';

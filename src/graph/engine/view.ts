@@ -9,10 +9,10 @@ import { shortestPaths, shortestTree, trails } from './paths.ts';
 import type { GraphSnapshot } from './snapshot.ts';
 import { OWNED_KIND, TIER_ZERO_KIND, type TagLayer } from './tags.ts';
 import { stepsTowards, walk, type Direction, type Walk } from './traverse.ts';
-import { edgeRecords, nodeRecords, type EdgeRecord, type NodeRecord } from './details.ts';
+import { edgeRecords, nodeRecord, nodeRecords, type EdgeRecord, type NodeRecord, type NodeRow } from './details.ts';
 
 export type { Direction } from './traverse.ts';
-export type { EdgeRecord, NodeRecord } from './details.ts';
+export type { EdgeRecord, NodeRecord, NodeRow } from './details.ts';
 
 export interface Edge {
   id: number;
@@ -339,6 +339,11 @@ export class GraphView {
   /** Nodes with names, kinds and (optionally) properties, in the order of `ids` (unknown ids left out). */
   nodes(ids: readonly number[], options: { properties?: boolean } = {}): Promise<NodeRecord[]> {
     return nodeRecords(this.db, this, ids, options.properties ?? false);
+  }
+
+  /** The record of a `nodes` row the caller has read already (no statement). */
+  nodeFromRow(row: NodeRow, options: { properties?: boolean } = {}): NodeRecord {
+    return nodeRecord(this, row, options.properties ?? false);
   }
 
   /** Edges with their properties, in the order of `ids` (unknown ids left out). */

@@ -11,7 +11,7 @@ import { DataEnvelope, PageEnvelope, errorResponses } from '../../http/envelope.
 import { defineQuery } from '../../http/query/index.ts';
 import { route, type Route } from '../../http/route.ts';
 import { ENTITY_TYPES, type EntityType, type RelatedList } from './entities.table.ts';
-import { findEntity, page, relatedGraph } from './entities.service.ts';
+import { findEntity, findEntityRow, page, relatedGraph } from './entities.service.ts';
 
 type ObjectIdParams = { Params: { object_id: string } };
 const params = Type.Object({ object_id: Type.String({ description: 'objectid of the entity (SID, GUID, ...)' }) });
@@ -54,8 +54,9 @@ function infoRoute(t: EntityType): Route {
     handler: async (request, reply) => {
       const { db } = request.server;
       const view = await graphEngine(db).view();
-      const id = await findEntity(db, view, request.params.object_id, t.kind);
-      const [node] = await view.nodes([id], { properties: true });
+      // The row found is the node's record too (one statement, not two).
+      const node = view.nodeFromRow(await findEntityRow(db, view, request.params.object_id, t.kind), { properties: true });
+      const { id } = node;
       const props: Record<string, unknown> = { ...node.properties, objectid: node.objectid, name: node.name ?? node.objectid };
       const data: Record<string, unknown> = { kind: node.primaryKind, kinds: node.kinds, props };
       if (request.parsedQuery.params.counts === false) {

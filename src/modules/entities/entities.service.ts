@@ -8,7 +8,7 @@ import type { Db } from '../../db/create-db.ts';
 import { checkGraphLimit } from '../../graph/answers/limits.ts';
 import { flatGraph } from '../../graph/answers/flat-graph.ts';
 import type { GraphSnapshot } from '../../graph/engine/snapshot.ts';
-import type { GraphView } from '../../graph/engine/index.ts';
+import type { GraphView, NodeRow } from '../../graph/engine/index.ts';
 import { ApiError, Messages, notFound } from '../../http/errors.ts';
 import type { SortTerm } from '../../http/query/index.ts';
 import type { Related } from './traversals.ts';
@@ -19,14 +19,19 @@ export function checkObjectId(objectId: string): void {
   if (objectId.length === 0 || objectId.length > 1000 || /[\u0000-\u001f\u007f]/.test(objectId)) throw new ApiError(400, Messages.idMalformed);
 }
 
-/** The node id of the entity: by objectid as given, then upper-cased (AD ids are stored so); it must carry `kind`. */
-export async function findEntity(db: Db, view: GraphView, objectId: string, kind: string): Promise<number> {
+/** The entity's `nodes` row: by objectid as given, then upper-cased (AD ids are stored so); it must carry `kind`. */
+export async function findEntityRow(db: Db, view: GraphView, objectId: string, kind: string): Promise<NodeRow> {
   checkObjectId(objectId);
   for (const candidate of objectId === objectId.toUpperCase() ? [objectId] : [objectId, objectId.toUpperCase()]) {
     const row = await findNodeByObjectId(db.kysely, candidate);
-    if (row && view.hasKind(Number(row.id), kind)) return Number(row.id);
+    if (row && view.hasKind(Number(row.id), kind)) return row;
   }
   throw notFound();
+}
+
+/** The node id of the entity (see findEntityRow). */
+export async function findEntity(db: Db, view: GraphView, objectId: string, kind: string): Promise<number> {
+  return Number((await findEntityRow(db, view, objectId, kind)).id);
 }
 
 export interface ListRow {

@@ -51,9 +51,34 @@ async function nodeByObjectId(db: Db, param: string, value: string | undefined):
   return Number(row.id);
 }
 
+/** Whether a parameter is an object id the routes accept (else nodeByObjectId answers the 400). */
+function wellFormed(value: unknown): value is string {
+  if (typeof value !== 'string' || !value) return false;
+  try {
+    checkObjectId(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Node ids of both ends: one statement when both are well formed (a round trip less on PostgreSQL), else in turn (the same 400 / 404). */
+async function endpointIds(db: Db, start: unknown, end: unknown): Promise<[number, number]> {
+  if (!wellFormed(start) || !wellFormed(end)) {
+    return [await nodeByObjectId(db, 'start_node', start as string | undefined), await nodeByObjectId(db, 'end_node', end as string | undefined)];
+  }
+  const candidates = [...new Set([start, end, start.toUpperCase(), end.toUpperCase()])];
+  const rows = await db.kysely.selectFrom('nodes').select(['id', 'objectid']).where('objectid', 'in', candidates).execute();
+  const ids = new Map(rows.map((r) => [r.objectid, Number(r.id)]));
+  const idOf = (value: string) => ids.get(value) ?? ids.get(value.toUpperCase());
+  const from = idOf(start);
+  const to = idOf(end);
+  if (from === undefined || to === undefined) throw notFound();
+  return [from, to];
+}
+
 async function shortest(db: Db, view: GraphView, params: Record<string, unknown>, kinds: string[] | undefined) {
-  const from = await nodeByObjectId(db, 'start_node', params.start_node as string | undefined);
-  const to = await nodeByObjectId(db, 'end_node', params.end_node as string | undefined);
+  const [from, to] = await endpointIds(db, params.start_node, params.end_node);
   return view.shortestPaths([from], [to], kinds);
 }
 
