@@ -1,6 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../db/create-db.ts';
 import { graphEngine, type GraphView } from '../graph/engine/index.ts';
+import { column, keysOf, objectidSuffixes, objectidsEndingIn, passes, type Column } from './property-columns.ts';
 
 /**
  * What the Cypher executor reads from the graph: structure (kinds, tags, neighbours by kind and
@@ -46,12 +47,17 @@ export interface ScanSpec {
 const BATCH = 500;
 /** A label with at most this many nodes is scanned through the engine alone (no SQL predicate pass). */
 export const SMALL_SCAN = 5_000;
+/** A kept column this small drives a scan without reading more columns. */
+const RARE = 1_000;
 
 export class GraphSource {
   private viewPromise: Promise<GraphView> | null = null;
+  /** Scans answered from kept property columns / objectid suffixes (tests check the path is taken). */
+  readonly stats = { columnScans: 0 };
   private readonly kindCounts = new Map<string | null, number>();
 
-  constructor(readonly db: Db) {}
+  /** `columns`: answer scans from kept property columns (property-columns.ts); on unless a test compares. */
+  constructor(readonly db: Db, private readonly options: { columns?: boolean } = {}) {}
 
   /** The engine's view this query reads (taken once: one consistent graph for the whole query). */
   view(): Promise<GraphView> {
@@ -79,10 +85,79 @@ export class GraphSource {
     const byKind = spec.kind === null ? null : nodesOfKind(view, spec.kind);
     // Few enough candidates: their details are read anyway, and the predicates run on them in memory.
     if (spec.predicates.length === 0 || (!exact && byKind !== null && byKind.length <= SMALL_SCAN)) return byKind ?? Array.from(view.nodeIds());
+    if (this.options.columns !== false) {
+      const found = await this.scanColumns(view, spec, byKind);
+      if (found !== null) {
+        this.stats.columnScans++;
+        return found;
+      }
+    }
     const where = sql.join(spec.predicates.map((p) => this.pushdown(p)), sql` and `);
     const rows = await sql<{ id: number }>`select id from nodes where ${where} order by id`.execute(this.db.kysely);
     const ids = rows.rows.map((r) => Number(r.id));
     return spec.kind === null ? ids.filter((id) => view.has(id)) : ids.filter((id) => view.hasKind(id, spec.kind!));
+  }
+
+  /**
+   * A scan from kept property columns (property-columns.ts), or null when SQL must do it: the rarest
+   * column a predicate needs outright drives (reading the columns not kept yet, until one is rare
+   * enough), every predicate whose keys are kept is tested in memory, and the others in SQL on the
+   * survivors when they are many. Without such a column, in memory only when every key is kept.
+   */
+  private async scanColumns(view: GraphView, spec: ScanSpec, byKind: readonly number[] | null): Promise<number[] | null> {
+    const columns = new Map<string, Column>();
+    const known = async (key: string) => {
+      if (columns.has(key)) return true;
+      const c = await column(this.db, key);
+      if (c === null || c === 'large') return false;
+      columns.set(key, c);
+      return true;
+    };
+    let driver: ArrayLike<number> | null = null;
+    // objectid ENDS WITH '…-512' (or an OR of such): the nodes whose objectid has that last segment.
+    const bySuffix = new Set<Pushdown>();
+    for (const p of spec.predicates) {
+      const suffixes = objectidSuffixes(p);
+      if (suffixes === null) continue;
+      const ids = await objectidsEndingIn(this.db, suffixes);
+      if (ids === null) break;
+      bySuffix.add(p);
+      if (driver === null || ids.length < driver.length) driver = ids;
+    }
+    for (const p of spec.predicates) {
+      if (p.op === 'or' || p.op === 'tag' || p.op === 'kind' || keysOf(p) === null) continue;
+      if (driver !== null && driver.length <= RARE) break;
+      if (!(await known(p.key))) continue;
+      const c = columns.get(p.key)!;
+      if (driver === null || c.ids.length < driver.length) driver = c.ids;
+    }
+    if (driver === null) {
+      for (const p of spec.predicates) {
+        const keys = keysOf(p);
+        if (keys === null) return null;
+        for (const k of keys) if (!(await known(k))) return null;
+      }
+    }
+    const testable = spec.predicates.filter((p) => keysOf(p)?.every((k) => columns.has(k)) ?? false);
+    // The suffix predicates narrowed by hash (a superset): the exact test is left to SQL or to WHERE.
+    const rest = spec.predicates.filter((p) => !testable.includes(p) && !(bySuffix.has(p) && driver !== null && driver.length <= SMALL_SCAN));
+    const candidates: ArrayLike<number> = driver ?? byKind ?? view.nodeIds();
+    let out: number[] = [];
+    for (let i = 0; i < candidates.length; i++) {
+      const id = candidates[i];
+      if (spec.kind === null ? !view.has(id) : !view.hasKind(id, spec.kind)) continue;
+      if (testable.every((p) => passes(p, id, columns, view))) out.push(id);
+    }
+    if (rest.length > 0 && out.length > SMALL_SCAN) {
+      const where = sql.join(rest.map((p) => this.pushdown(p)), sql` and `);
+      const kept: number[] = [];
+      for (const batch of batches(out)) {
+        const rows = await sql<{ id: number }>`select id from nodes where id in (${sql.join(batch)}) and ${where} order by id`.execute(this.db.kysely);
+        for (const r of rows.rows) kept.push(Number(r.id));
+      }
+      out = kept;
+    }
+    return out;
   }
 
   private prop(key: string): RawBuilder<unknown> {

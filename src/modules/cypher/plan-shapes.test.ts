@@ -1,7 +1,8 @@
 /**
  * Planner shapes (src/cypher/match.ts, plan.ts) that change where matching starts or what a scan
  * reads, never the answer: start candidates from relationship kinds (the nodes having an edge of a
- * neighbouring relationship's kinds) and presence tests for null-rejecting predicates. Each must give
+ * neighbouring relationship's kinds), presence tests for null-rejecting predicates, and scans answered
+ * from kept property columns and objectid suffixes (src/cypher/property-columns.ts). Each must give
  * the rows of the plan without it (as a multiset: starting elsewhere may list them in another order,
  * which Cypher leaves open without ORDER BY; a final LIMIT is compared without it, then by count):
  * checked on every Active Directory query of the Query Library plus constructed ones, on the
@@ -32,16 +33,26 @@ const CONSTRUCTED = [
   'MATCH (n) WHERE n.name =~ "(?i).*ADMIN.*" RETURN n',
   'MATCH (n:User) WHERE ANY(s IN n.serviceprincipalnames WHERE s CONTAINS "/") RETURN n',
   'MATCH (n:Base) WHERE size(n.description) > 3 OR n.hasspn = true RETURN n',
+  "MATCH (n:Group) WHERE n.objectid ENDS WITH '-512' OR n.objectid ENDS WITH '-519' OR n.objectid ENDS WITH 'S-1-5-32-544' RETURN n",
+  "MATCH (n:Base) WHERE toUpper(n.objectid) ENDS WITH '-500' AND n.enabled = true RETURN n",
+  "MATCH (n) WHERE n.objectid ENDS WITH '-512' OR n.objectid ENDS WITH 'S-1-5-32-544' RETURN n",
+  "MATCH (n) WHERE n.objectid ENDS WITH '-513' AND n.name STARTS WITH 'DOMAIN' RETURN n",
+  'MATCH (n) WHERE n.enabled = false AND n.hasspn = true RETURN n.name',
+  'MATCH (n) WHERE n.pwdlastset > 1600000000 OR n.lastlogon > 1600000000 RETURN n.name',
+  'MATCH (n:User) WHERE n.admincount = true AND n.pwdlastset > 0 AND n.description STARTS WITH "B" RETURN n',
+  'MATCH (n:Computer) WHERE n.operatingsystem CONTAINS "Windows" OR n.haslaps = false RETURN n',
+  "MATCH (n) WHERE 'DES-CBC-MD5' IN n.supportedencryptiontypes OR n.serviceprincipalnames IS NOT NULL RETURN n",
+  'MATCH (n:User) WHERE n.pwdlastset < 1700000000 AND n.lastlogon >= 0 AND n.sidhistory <> [] RETURN n',
 ];
 
-test('start candidates from relationship kinds and presence tests: the same rows as without them', async () => {
+test('start candidates from relationship kinds, presence tests, property columns and objectid suffixes: the same rows as without them', async () => {
   const t = await createTestApp();
   try {
     const files = readdirSync(FIXTURES).filter((f) => f.endsWith('.json') && !f.startsWith('expected')).sort();
     const outcomes = await ingestFiles(t.db, files.map((f) => ({ path: FIXTURES + f })));
     assert.deepEqual(outcomes.filter((o) => o.error), []);
     await analyzeGraph(t.db);
-    const taken = { edgeAnchors: 0, presence: 0 };
+    const taken = { edgeAnchors: 0, presence: 0, columns: 0 };
     const finalLimit = /\bLIMIT\s+\d+\s*;?\s*$/i;
     for (const query of [...CONSTRUCTED, ...AD_QUERIES.map((q) => q.query)]) {
       for (const text of finalLimit.test(query) ? [query.replace(finalLimit, ''), query] : [query]) {
@@ -50,24 +61,63 @@ test('start candidates from relationship kinds and presence tests: the same rows
     }
     async function compare(text: string, limited: boolean) {
       const prepared = prepareCypher(text);
-      const run = async (options: ExecuteOptions) => {
+      const run = async (options: ExecuteOptions, columns = true) => {
         try {
-          const result = await executeQuery(prepared, new GraphSource(t.db), undefined, options);
-          taken.edgeAnchors += options.edgeAnchors === false ? 0 : result.ctx.plan.edgeAnchorsTaken;
-          taken.presence += options.presence === false ? 0 : result.ctx.plan.presenceTaken;
-          return result.rows;
+          const source = new GraphSource(t.db, { columns });
+          try {
+            return await runWith(source);
+          } finally {
+            taken.columns += source.stats.columnScans;
+          }
         } catch (err) {
           if (err instanceof CypherError) return err.message;
           throw err;
         }
+        async function runWith(source: GraphSource) {
+          const result = await executeQuery(prepared, source, undefined, options);
+          taken.edgeAnchors += options.edgeAnchors === false ? 0 : result.ctx.plan.edgeAnchorsTaken;
+          taken.presence += options.presence === false ? 0 : result.ctx.plan.presenceTaken;
+          return result.rows;
+        }
       };
       const canonical = (rows: unknown[] | string) => (typeof rows === 'string' ? rows : limited ? rows.length : rows.map((r) => JSON.stringify(r)).sort());
-      const plain = canonical(await run({ edgeAnchors: false, presence: false }));
+      const plain = canonical(await run({ edgeAnchors: false, presence: false }, false));
+      assert.deepEqual(canonical(await run({ edgeAnchors: false, presence: false })), plain, text);
       assert.deepEqual(canonical(await run({ presence: false })), plain, text);
       assert.deepEqual(canonical(await run({ edgeAnchors: false })), plain, text);
     }
     assert.ok(taken.edgeAnchors >= 20, `start candidates from relationship kinds taken ${taken.edgeAnchors} times`);
     assert.ok(taken.presence >= 5, `presence tests taken ${taken.presence} times`);
+    assert.ok(taken.columns >= 20, `scans from property columns taken ${taken.columns} times`);
+  } finally {
+    await t.close();
+  }
+});
+
+test('kept property columns and objectid suffixes follow every write to nodes', async () => {
+  const t = await createTestApp();
+  try {
+    const outcomes = await ingestFiles(t.db, readdirSync(FIXTURES).filter((f) => f.endsWith('.json') && !f.startsWith('expected')).sort().map((f) => ({ path: FIXTURES + f })));
+    assert.deepEqual(outcomes.filter((o) => o.error), []);
+    const { token } = await t.login('Read-Only');
+    const names = async (query: string) => {
+      const res = await t.request({ method: 'POST', url: '/api/v2/graphs/cypher', token, body: { query } });
+      if (res.statusCode === 404) return [];
+      assert.equal(res.statusCode, 200, res.body);
+      return (res.json().data.literals as Array<{ value: string }>).map((l) => l.value).sort();
+    };
+    const probe = 'MATCH (n) WHERE n.scentprobe = 7 RETURN n.name';
+    const suffix = "MATCH (n) WHERE n.objectid ENDS WITH '-424242' RETURN n.name";
+    assert.deepEqual(await names(probe), []);
+    assert.deepEqual(await names(suffix), []);
+    // A write through the database layer (as any ingest): the next scan reads the columns again.
+    const node = await t.db.kysely.selectFrom('nodes').select(['id', 'objectid', 'name', 'properties']).where('kind', '=', 'User').orderBy('id').executeTakeFirstOrThrow();
+    const objectid = `${node.objectid}-424242`;
+    const properties = { ...JSON.parse(node.properties), scentprobe: 7, objectid };
+    await t.db.kysely.updateTable('nodes').set({ properties: JSON.stringify(properties), objectid }).where('id', '=', node.id).execute();
+    const name = (properties.name as string | undefined) ?? node.name;
+    assert.deepEqual(await names(probe), [name]);
+    assert.deepEqual(await names(suffix), [name]);
   } finally {
     await t.close();
   }

@@ -1,0 +1,224 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/create-db.ts';
+import type { GraphView } from '../graph/engine/index.ts';
+import type { Pushdown } from './graph-source.ts';
+
+/**
+ * Property columns for node scans: the value of one property key for every node that has it, read
+ * in one pass over `nodes` the first time a scan tests that key, then kept while the `nodes` data
+ * version stays the same (src/db/data-versions.ts: any write to nodes, here or in another process,
+ * drops them all). Only keys few nodes have are kept (at most MAX_COLUMN: the read stops there and
+ * the key is marked large for that version); MAX_ENTRIES values in all, least recently used first out.
+ * A scan then starts from its rarest kept key instead of parsing every node's properties in SQL
+ * (graph-source.ts). The in-memory tests keep at least every node Cypher's own test would keep: like
+ * the SQL ones, they only narrow (WHERE is evaluated on the rows afterwards).
+ */
+export interface Column {
+  /** Node ids (ascending) whose properties hold the key with a non-null value. */
+  ids: Float64Array;
+  values: unknown[];
+}
+
+/** Most values one column holds: a key more nodes have is marked large and left to SQL (read stops there). */
+const MAX_COLUMN = 100_000;
+/** Most values held over all keys (least recently used keys dropped first). */
+const MAX_ENTRIES = 2_000_000;
+/** Keys that can be kept: looked for as `"key"` in the stored JSON text. */
+const CACHEABLE = /^[A-Za-z0-9_]+$/;
+
+interface Held {
+  version: string;
+  columns: Map<string, Column>;
+  /** Keys more than MAX_COLUMN nodes have, at this version. */
+  large: Set<string>;
+  entries: number;
+  /** Every node's objectid, as a hash of its last `-` segment (ids ascending). */
+  suffixes?: { ids: Float64Array; hashes: Uint16Array };
+}
+
+const held = new WeakMap<Db, Held>();
+
+/** Whether a key's column may be kept (objectid, name and lastseen also read columns of their own: not here). */
+export function cacheableKey(key: string): boolean {
+  return key !== 'objectid' && key !== 'name' && key !== 'lastseen' && CACHEABLE.test(key);
+}
+
+/** The property keys a pushdown tests ([] for labels and tags; null when one of them cannot be kept). */
+export function keysOf(p: Pushdown): string[] | null {
+  if (p.op === 'tag' || p.op === 'kind') return [];
+  if (p.op === 'or') {
+    const out: string[] = [];
+    for (const part of p.parts) {
+      const keys = keysOf(part);
+      if (keys === null) return null;
+      out.push(...keys);
+    }
+    return out;
+  }
+  return cacheableKey(p.key) ? [p.key] : null;
+}
+
+/**
+ * The column of `key` at the current `nodes` version (read now when not kept: one pass over `nodes`
+ * that stops after MAX_COLUMN + 1 holders); 'large' when more nodes have it; null when nothing may be
+ * kept (data versions unusable).
+ */
+export async function column(db: Db, key: string): Promise<Column | 'large' | null> {
+  const h = cacheableKey(key) ? heldAt(db) : null;
+  if (h === null) return null;
+  if (h.large.has(key)) return 'large';
+  const kept = h.columns.get(key);
+  if (kept) {
+    // Most recently used last.
+    h.columns.delete(key);
+    h.columns.set(key, kept);
+    return kept;
+  }
+  const read = await readColumn(db, key);
+  // The read began at `version`: kept under that version only (a write since makes it stale at once).
+  if (held.get(db) === h) {
+    if (read === 'large') h.large.add(key);
+    else {
+      while (h.entries + read.ids.length > MAX_ENTRIES && h.columns.size > 0) {
+        const oldest = h.columns.keys().next().value!;
+        h.entries -= h.columns.get(oldest)!.ids.length;
+        h.columns.delete(oldest);
+      }
+      h.columns.set(key, read);
+      h.entries += read.ids.length;
+    }
+  }
+  return read;
+}
+
+function heldAt(db: Db): Held | null {
+  if (!db.versions.usable()) return null;
+  const version = db.versions.snapshot(['nodes']);
+  let h = held.get(db);
+  if (!h || h.version !== version) held.set(db, (h = { version, columns: new Map(), large: new Set(), entries: 0 }));
+  return h;
+}
+
+/** Hash of the last `-` segment of a text, upper-cased (16 bits). */
+function tailHash(text: string): number {
+  const tail = text.slice(text.lastIndexOf('-') + 1).toUpperCase();
+  let h = 0x811c9dc5;
+  for (let i = 0; i < tail.length; i++) h = Math.imul(h ^ tail.charCodeAt(i), 16777619);
+  return (h ^ (h >>> 16)) & 0xffff;
+}
+
+/**
+ * The objectid suffixes an `objectid ENDS WITH '…-x'` predicate (or an OR of them) asks for, when
+ * each holds a `-`: an objectid ending so has exactly that last segment (`…-512` → `512`), whatever
+ * comes before; null for any other predicate.
+ */
+export function objectidSuffixes(p: Pushdown): string[] | null {
+  if (p.op === 'or') {
+    const out: string[] = [];
+    for (const part of p.parts) {
+      const tails = objectidSuffixes(part);
+      if (tails === null) return null;
+      out.push(...tails);
+    }
+    return out;
+  }
+  return p.op === 'ends' && p.key === 'objectid' && p.value.includes('-') ? [p.value] : null;
+}
+
+/**
+ * Node ids (ascending) whose objectid may end in one of `suffixes` (each holding a `-`, as
+ * objectidSuffixes gives them): those whose last segment hashes as the suffix's, from every node's
+ * objectid read once per `nodes` version (16 bits and an id per node). Null when nothing may be kept.
+ */
+export async function objectidsEndingIn(db: Db, suffixes: readonly string[]): Promise<number[] | null> {
+  const h = heldAt(db);
+  if (h === null) return null;
+  if (!h.suffixes) {
+    const rows = (await sql<{ id: number; objectid: string }>`select id, objectid from nodes order by id`.execute(db.kysely)).rows;
+    const ids = new Float64Array(rows.length);
+    const hashes = new Uint16Array(rows.length);
+    rows.forEach((r, i) => {
+      ids[i] = Number(r.id);
+      hashes[i] = tailHash(r.objectid);
+    });
+    if (held.get(db) !== h) return Array.from(ids).filter((_, i) => suffixes.some((x) => tailHash(x) === hashes[i]));
+    h.suffixes = { ids, hashes };
+  }
+  const wanted = new Uint8Array(65_536);
+  for (const x of suffixes) wanted[tailHash(x)] = 1;
+  const { ids, hashes } = h.suffixes;
+  const out: number[] = [];
+  for (let i = 0; i < ids.length; i++) if (wanted[hashes[i]]) out.push(ids[i]);
+  return out;
+}
+
+async function readColumn(db: Db, key: string): Promise<Column | 'large'> {
+  const needle = `"${key}"`;
+  const rows = db.dialect === 'sqlite'
+    ? (await sql<{ id: number; v: string | null }>`select id, properties -> ${`$."${key}"`} as v from nodes where instr(properties, ${needle}) > 0 limit ${MAX_COLUMN + 1}`.execute(db.kysely)).rows
+    : (await sql<{ id: number; v: string | null }>`select id, (properties::jsonb -> ${key})::text as v from nodes where strpos(properties, ${needle}) > 0 limit ${MAX_COLUMN + 1}`.execute(db.kysely)).rows;
+  if (rows.length > MAX_COLUMN) return 'large';
+  const pairs: Array<[number, unknown]> = [];
+  for (const r of rows) {
+    if (r.v === null) continue;
+    const value: unknown = JSON.parse(r.v);
+    if (value !== null) pairs.push([Number(r.id), value]);
+  }
+  pairs.sort((a, b) => a[0] - b[0]);
+  return { ids: Float64Array.from(pairs, (x) => x[0]), values: pairs.map((x) => x[1]) };
+}
+
+/** The value of a column at a node id (undefined when the node lacks the key). */
+function valueAt(column: Column, id: number): unknown {
+  const ids = column.ids;
+  let lo = 0;
+  let hi = ids.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const v = ids[mid];
+    if (v === id) return column.values[mid];
+    if (v < id) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return undefined;
+}
+
+const same = (a: unknown, b: unknown) => a === b;
+
+/** Whether a node may pass a pushdown (never false where Cypher's own test could be true); its keys' columns are given. */
+export function passes(p: Pushdown, id: number, columns: Map<string, Column>, view: GraphView): boolean {
+  switch (p.op) {
+    case 'or':
+      return p.parts.some((x) => passes(x, id, columns, view));
+    case 'tag': case 'kind':
+      return view.hasKind(id, p.label);
+    default:
+      break;
+  }
+  const v = valueAt(columns.get(p.key)!, id);
+  if (v === undefined) return false;
+  switch (p.op) {
+    case 'notnull':
+      return true;
+    case '=':
+      return same(v, p.value);
+    case 'in':
+      return p.values.some((x) => same(v, x));
+    case 'elem':
+      return Array.isArray(v) && v.some((x) => same(x, p.value));
+    case 'starts': case 'ends': case 'contains': {
+      if (typeof v !== 'string') return false;
+      if (p.caseInsensitive) return true;
+      return p.op === 'starts' ? v.startsWith(p.value) : p.op === 'ends' ? v.endsWith(p.value) : v.includes(p.value);
+    }
+    default: {
+      // Ordered comparisons: numbers with numbers, strings with strings; anything else kept.
+      const c = p.value;
+      if (typeof v !== typeof c || (typeof v !== 'number' && typeof v !== 'string')) return typeof c === 'boolean' || typeof v === 'boolean';
+      const a = v as number | string;
+      const b = c as number | string;
+      return p.op === '<' ? a < b : p.op === '>' ? a > b : p.op === '<=' ? a <= b : a >= b;
+    }
+  }
+}
+
