@@ -56,6 +56,7 @@ async function matchPart(part: PatternPart, inputs: Array<{ row: Row; used: Set<
   if (part.shortest) anchor = estimates[0].score <= estimates[part.nodes.length - 1].score ? estimates[0] : estimates[part.nodes.length - 1];
   if (ends.has(anchor.index)) ctx.plan.edgeAnchorsTaken++;
   if (anchor.pushdowns.some((p) => p.op === 'notnull')) ctx.plan.presenceTaken++;
+  if (part.shortest && stopAfter !== undefined) return shortestFirst(part, anchor, estimates, ends.get(anchor.index), inputs, where, ctx, stopAfter);
   let { partials, pending } = await anchorPartials(part, anchor, ends.get(anchor.index), inputs, where, ctx);
   const applyReady = async () => {
     ({ partials, pending } = await filterReady(partials, pending, ctx));
@@ -95,6 +96,39 @@ async function matchPart(part: PatternPart, inputs: Array<{ row: Row; used: Set<
     for (const p of partials) p.row[part.pathVariable] = pathOf(p);
   }
   return { partials, pending };
+}
+
+/**
+ * A shortestPath part when only its first `stopAfter` rows are needed (LIMIT pushdown): start nodes
+ * are bound a chunk at a time and searched from in order, rows come per start node in breadth-first
+ * order of the far ends with WHERE applied as they come, and it stops once enough are kept: the same
+ * first rows as searching from every start node.
+ */
+async function shortestFirst(
+  part: PatternPart, anchor: NodeEstimate, estimates: NodeEstimate[], ends: Float64Array | undefined,
+  inputs: Array<{ row: Row; used: Set<number> }>, where: Expr[], ctx: ExecContext, stopAfter: number,
+): Promise<{ partials: Partial[]; pending: Expr[] }> {
+  const far = estimates[anchor.index === 0 ? part.nodes.length - 1 : 0];
+  const targets = await shortestTargets(part.nodes[far.index], far, ctx);
+  const out: Partial[] = [];
+  let after: Expr[] | null = null;
+  const anchored = await anchorPartials(part, anchor, ends, inputs, where, ctx, async (chunk, pending) => {
+    const rows = await shortestPaths(part, anchor.index, chunk, ctx, targets, {
+      stopAfter: stopAfter - out.length,
+      keep: async (batch) => {
+        const kept = await filterReady(batch, pending, ctx);
+        if (batch.length > 0) after = kept.pending;
+        return kept.partials;
+      },
+    });
+    out.push(...rows);
+    ctx.checkRows(out.length);
+    return out.length >= stopAfter;
+  });
+  if (part.pathVariable) {
+    for (const p of out) p.row[part.pathVariable] = pathOf(p);
+  }
+  return { partials: out, pending: after ?? anchored.pending };
 }
 
 /** Most far-end candidates a shortest-path search aims at (more: it walks on and filters). */
@@ -154,6 +188,7 @@ const ENDS_AS_IS = 100_000;
 async function anchorPartials(
   part: PatternPart, anchor: NodeEstimate, ends: Float64Array | undefined,
   inputs: Array<{ row: Row; used: Set<number> }>, where: Expr[], ctx: ExecContext,
+  each?: (chunk: Partial[], pending: Expr[]) => Promise<boolean>,
 ): Promise<{ partials: Partial[]; pending: Expr[] }> {
   const { index, pushdowns, label } = anchor;
   const pattern = part.nodes[index];
@@ -173,7 +208,10 @@ async function anchorPartials(
       await ctx.ensureNodes(out.map((p) => p.nodes[index]!));
       await ctx.ensureRows(out.map((p) => p.row));
     }
-    return filterReady(out.filter((p) => nodeMatches(pattern, p.nodes[index]!, p.row, ctx)), where, ctx);
+    const filtered = await filterReady(out.filter((p) => nodeMatches(pattern, p.nodes[index]!, p.row, ctx)), where, ctx);
+    if (!each) return filtered;
+    if (filtered.partials.length > 0) await each(filtered.partials, filtered.pending);
+    return { partials: [], pending: filtered.pending };
   }
   let candidates: readonly number[];
   if (ends !== undefined && (ends.length <= ENDS_AS_IS || pushdowns.length === 0)) candidates = Array.from(ends);
@@ -199,7 +237,9 @@ async function anchorPartials(
       const filtered = await filterReady(bound, where, ctx);
       // Every chunk with candidates binds the same variables, so leaves the same conjuncts pending.
       if (bound.length > 0) pending = filtered.pending;
-      out.push(...filtered.partials);
+      // Streamed: each chunk is consumed at once and the caller says when it has enough.
+      if (each && filtered.partials.length > 0 && (await each(filtered.partials, filtered.pending))) return { partials: [], pending };
+      if (!each) out.push(...filtered.partials);
       ctx.checkRows(out.length);
       // Details read only to reject candidates are dropped again (a large scan must not keep them all).
       if (loadedBefore !== null && filtered.partials.length < chunk.length) {

@@ -1,4 +1,5 @@
 import { unifiedEdge, unifiedNode, type UnifiedEdge, type UnifiedNode } from '../graph/answers/unified-graph.ts';
+import { checkGraphLimit } from '../graph/answers/limits.ts';
 import type { QueryResult } from './execute.ts';
 import { DateTimeValue, isMap, NodeRef, PathValue, RelRef, type Value } from './values.ts';
 
@@ -16,7 +17,7 @@ export interface CypherAnswer {
   literals?: Array<{ key: string; value: unknown }>;
 }
 
-export async function cypherAnswer(result: QueryResult, includeProperties: boolean): Promise<CypherAnswer> {
+export async function cypherAnswer(result: QueryResult, includeProperties: boolean, limit = Infinity): Promise<CypherAnswer> {
   const { ctx } = result;
   const nodeIds = new Set<number>();
   const rels = new Map<number, RelRef>();
@@ -45,6 +46,8 @@ export async function cypherAnswer(result: QueryResult, includeProperties: boole
       if (!graphColumns.has(column)) literals.push({ key: column, value: literalValue(row[column] ?? null) });
     }
   }
+  // Over the bound: refused before any node or edge is read (the ids are what is counted).
+  checkGraphLimit(nodeIds.size + rels.size + literals.length, limit);
   const view = await ctx.source.view();
   const nodeRecords = await view.nodes([...nodeIds].sort((a, b) => a - b), { properties: true });
   const edgeRecords = await view.edgeDetails([...rels.keys()]);

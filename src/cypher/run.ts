@@ -29,7 +29,7 @@ export async function runCypher(db: Db, text: string, options: RunOptions): Prom
   }
   try {
     const result = await executeQuery(prepared, new GraphSource(db), { ...DEFAULT_LIMITS, maxRows: Math.max(DEFAULT_LIMITS.maxRows, options.resultLimit) });
-    const graph = await cypherAnswer(result, options.includeProperties);
+    const graph = await cypherAnswer(result, options.includeProperties, options.resultLimit);
     checkGraphLimit(Object.keys(graph.nodes).length + graph.edges.length + (graph.literals?.length ?? 0), options.resultLimit);
     return isEmptyAnswer(graph) ? 'empty' : graph;
   } catch (err) {

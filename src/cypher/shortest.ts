@@ -15,7 +15,17 @@ import { NodeRef, RelRef } from './values.ts';
  * every such edge for all shortest paths), stopping once every candidate far end is reached; each
  * node reached that matches the far end's pattern yields its path(s).
  */
-export async function shortestPaths(part: PatternPart, anchor: number, partials: Partial[], ctx: ExecContext, targets?: ReadonlySet<number>): Promise<Partial[]> {
+export interface StopEarly {
+  /** Rows wanted (after `keep`): the search stops once it has them (LIMIT pushdown). */
+  stopAfter: number;
+  /** Applies what WHERE can test on a batch of rows, in order (those kept count). */
+  keep: (rows: Partial[]) => Promise<Partial[]>;
+}
+
+/** Far ends turned into rows (and kept) this many at a time. */
+const END_BATCH = 1024;
+
+export async function shortestPaths(part: PatternPart, anchor: number, partials: Partial[], ctx: ExecContext, targets?: ReadonlySet<number>, early?: StopEarly): Promise<Partial[]> {
   const r = part.rels[0];
   const far = anchor === 0 ? 1 : 0;
   const farPattern = part.nodes[far];
@@ -34,24 +44,29 @@ export async function shortestPaths(part: PatternPart, anchor: number, partials:
     const ends = min === 0 ? [start, ...reached] : reached;
     const wanted = goals && new Set(goals);
     const candidates = wanted ? ends.filter((n) => wanted.has(n)) : ends;
-    if (farPattern.props) {
-      await ctx.ensureNodes(candidates);
-      await ctx.ensureRows([p.row]);
-    }
-    for (const end of candidates) {
-      if (end === start && min > 0) continue;
-      if (!nodeMatches(farPattern, end, p.row, ctx)) continue;
-      for (const chain of chains(end, start, parents, ctx)) {
-        const rels = anchor === 0 ? chain.rels : [...chain.rels].reverse();
-        const mids = anchor === 0 ? chain.nodes.slice(1, -1) : chain.nodes.slice(1, -1).reverse();
-        const nodes = p.nodes.slice();
-        nodes[far] = end;
-        const row = { ...p.row };
-        if (farPattern.variable) row[farPattern.variable] = new NodeRef(end);
-        if (r.variable) row[r.variable] = rels;
-        out.push({ row, nodes, segs: [{ rels, mids }], used: new Set([...p.used, ...rels.map((x) => x.id)]) });
+    if (farPattern.props) await ctx.ensureRows([p.row]);
+    // In batches of far ends, so that a search that needs only its first rows stops there.
+    for (let at = 0; at < candidates.length; at += END_BATCH) {
+      const batch = candidates.slice(at, at + END_BATCH);
+      if (farPattern.props) await ctx.ensureNodes(batch);
+      const rows: Partial[] = [];
+      for (const end of batch) {
+        if (end === start && min > 0) continue;
+        if (!nodeMatches(farPattern, end, p.row, ctx)) continue;
+        for (const chain of chains(end, start, parents, ctx)) {
+          const rels = anchor === 0 ? chain.rels : [...chain.rels].reverse();
+          const mids = anchor === 0 ? chain.nodes.slice(1, -1) : chain.nodes.slice(1, -1).reverse();
+          const nodes = p.nodes.slice();
+          nodes[far] = end;
+          const row = { ...p.row };
+          if (farPattern.variable) row[farPattern.variable] = new NodeRef(end);
+          if (r.variable) row[r.variable] = rels;
+          rows.push({ row, nodes, segs: [{ rels, mids }], used: new Set([...p.used, ...rels.map((x) => x.id)]) });
+        }
+        ctx.checkRows(out.length + rows.length);
       }
-      ctx.checkRows(out.length);
+      out.push(...(early ? await early.keep(rows) : rows));
+      if (early && out.length >= early.stopAfter) return out;
     }
     await ctx.breathe();
   }

@@ -1,5 +1,6 @@
 /**
- * LIMIT pushdown (src/cypher/execute.ts limitPushdown): a simple `MATCH … RETURN … LIMIT n` stops
+ * LIMIT pushdown (src/cypher/execute.ts limitPushdown): a simple `MATCH … RETURN … LIMIT n` (one
+ * fixed-length pattern part, or one shortestPath / allShortestPaths) stops
  * matching once it has its rows. Its answer must be exactly the answer of matching everything first:
  * checked on the Query Library's queries with LIMIT (and the library's queries given a small LIMIT)
  * plus constructed ones, on the SharpHound v6 fixture, after ingest and analysis.
@@ -33,6 +34,11 @@ const CONSTRUCTED = [
   'MATCH (n)-[r]->(m) WHERE size(m.name) % 3 = 1 RETURN n.name, m.name SKIP 5 LIMIT 60',
   'MATCH (n)<-[r]-(m)-[s]->(o) WHERE size(o.name) % 2 = 0 AND n <> o RETURN n, m, o LIMIT 50',
   'MATCH (g:Group)<-[:MemberOf]-(n) WHERE size(n.name) % 2 = 0 RETURN g.name, n.name LIMIT 33',
+  // shortestPath: rows per start node in breadth-first order of the far ends, WHERE applied as they come.
+  'MATCH p = shortestPath((u:User)-[:MemberOf*1..]->(g:Group)) RETURN p LIMIT 5',
+  'MATCH p = shortestPath((s)-[*1..]->(t:Group)) WHERE s <> t AND size(s.name) % 2 = 0 RETURN p LIMIT 7',
+  'MATCH p = allShortestPaths((s:Base)-[:AD_ATTACK_PATHS*1..]->(t:Tag_Tier_Zero)) WHERE s <> t RETURN p SKIP 2 LIMIT 9',
+  'MATCH p = shortestPath((s:Base)-[:AD_ATTACK_PATHS*1..]->(t:Tag_Tier_Zero)) WHERE s <> t RETURN p LIMIT 1',
 ];
 
 /** Library queries with a LIMIT as they are, and those without one given a small LIMIT (when that still parses). */
