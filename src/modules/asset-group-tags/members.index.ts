@@ -55,6 +55,8 @@ interface MatchSet {
   count: number;
   /** Per sort (`column:direction`): the matching positions in that order, so a page is a slice (made on first use). */
   ranked: Map<string, Int32Array>;
+  /** Sorts asked once: their positions are ranked when asked again (a one-off count or page walks instead). */
+  asked: Set<string>;
 }
 
 /** At most this many bytes of match sets per tag (80 sets of a 200,000-member tag). */
@@ -305,7 +307,7 @@ export async function indexedMatches(db: Db, tagId: number, parsed: ParsedQuery,
       bits[p] = 1;
       count++;
     }
-    kept = { bits, count, ranked: new Map() };
+    kept = { bits, count, ranked: new Map(), asked: new Set() };
     if (ix.size <= MATCH_BYTES_KEPT) {
       ix.matches.set(key, kept);
       ix.matchBytes += ix.size;
@@ -315,7 +317,9 @@ export async function indexedMatches(db: Db, tagId: number, parsed: ParsedQuery,
   const set = kept;
   const sortKey = `${sort.column}:${sort.direction}`;
   let ranked = set.ranked.get(sortKey);
-  if (!ranked && ix.matches.get(key) === set && ix.rankedBytes + set.count * 4 <= RANKED_BYTES_KEPT) {
+  const again = set.asked.has(sortKey);
+  if (!again) set.asked.add(sortKey);
+  if (!ranked && again && ix.matches.get(key) === set && ix.rankedBytes + set.count * 4 <= RANKED_BYTES_KEPT) {
     // The matches in this order, once: every later page of this search in this order is a slice. Only while they
     // fit: dropping others' to make room made searches rebuild theirs on every page (200,000 members, 50 searches).
     ranked = new Int32Array(set.count);
