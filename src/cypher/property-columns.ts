@@ -34,6 +34,8 @@ interface Held {
   entries: number;
   /** Every node's objectid, as a hash of its last `-` segment (ids ascending). */
   suffixes?: { ids: Float64Array; hashes: Uint16Array };
+  /** How many nodes hold each top-level property key (null: could not be read). */
+  keys?: Promise<Map<string, number> | null>;
 }
 
 const held = new WeakMap<Db, Held>();
@@ -74,7 +76,12 @@ export async function column(db: Db, key: string): Promise<Column | 'large' | nu
     h.columns.set(key, kept);
     return kept;
   }
-  const read = await readColumn(db, key);
+  // Which keys the nodes hold at all, and how many hold each (one pass per version): a key no node
+  // has is an empty column and a common one is large, neither read again.
+  h.keys ??= keyCounts(db);
+  const counts = await h.keys;
+  const count = counts?.get(key) ?? (counts ? 0 : undefined);
+  const read = count === 0 ? { ids: new Float64Array(0), values: [] } : count !== undefined && count > MAX_COLUMN ? 'large' as const : await readColumn(db, key);
   // The read began at `version`: kept under that version only (a write since makes it stale at once).
   if (held.get(db) === h) {
     if (read === 'large') h.large.add(key);
@@ -150,6 +157,17 @@ export async function objectidsEndingIn(db: Db, suffixes: readonly string[]): Pr
   const out: number[] = [];
   for (let i = 0; i < ids.length; i++) if (wanted[hashes[i]]) out.push(ids[i]);
   return out;
+}
+
+async function keyCounts(db: Db): Promise<Map<string, number> | null> {
+  try {
+    const rows = db.dialect === 'sqlite'
+      ? (await sql<{ k: string; n: number }>`select j.key as k, count(*) as n from nodes, json_each(nodes.properties) j group by j.key`.execute(db.kysely)).rows
+      : (await sql<{ k: string; n: number }>`select k, count(*) as n from nodes, jsonb_object_keys(case when jsonb_typeof(properties::jsonb) = 'object' then properties::jsonb else '{}'::jsonb end) as k group by k`.execute(db.kysely)).rows;
+    return new Map(rows.map((r) => [String(r.k), Number(r.n)]));
+  } catch {
+    return null; // properties that are not all JSON objects: columns are read key by key
+  }
 }
 
 async function readColumn(db: Db, key: string): Promise<Column | 'large'> {
