@@ -141,13 +141,20 @@ export async function objectidsEndingIn(db: Db, suffixes: readonly string[]): Pr
   const h = heldAt(db);
   if (h === null) return null;
   if (!h.suffixes) {
-    const rows = (await sql<{ id: number; objectid: string }>`select id, objectid from nodes order by id`.execute(db.kysely)).rows;
-    const ids = new Float64Array(rows.length);
-    const hashes = new Uint16Array(rows.length);
-    rows.forEach((r, i) => {
-      ids[i] = Number(r.id);
-      hashes[i] = tailHash(r.objectid);
-    });
+    const idList: number[] = [];
+    const hashList: number[] = [];
+    for (let after = Number.MIN_SAFE_INTEGER; ;) {
+      const rows = (await sql<{ id: number; objectid: string }>`select id, objectid from nodes where id > ${after} order by id limit ${PAGE}`.execute(db.kysely)).rows;
+      if (rows.length === 0) break;
+      for (const r of rows) {
+        idList.push(Number(r.id));
+        hashList.push(tailHash(r.objectid));
+      }
+      after = Number(rows[rows.length - 1].id);
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    const ids = Float64Array.from(idList);
+    const hashes = Uint16Array.from(hashList);
     if (held.get(db) !== h) return Array.from(ids).filter((_, i) => suffixes.some((x) => tailHash(x) === hashes[i]));
     h.suffixes = { ids, hashes };
   }
@@ -159,12 +166,27 @@ export async function objectidsEndingIn(db: Db, suffixes: readonly string[]): Pr
   return out;
 }
 
+/** Nodes read per statement by the whole-table passes (between pages, other requests run). */
+const PAGE = 50_000;
+
+/** The last id of the page of nodes after `after` (null when none is left). */
+async function pageEnd(db: Db, after: number): Promise<number | null> {
+  const row = (await sql<{ m: number | null }>`select max(id) as m from (select id from nodes where id > ${after} order by id limit ${PAGE}) p`.execute(db.kysely)).rows[0];
+  return row?.m === null || row?.m === undefined ? null : Number(row.m);
+}
+
 async function keyCounts(db: Db): Promise<Map<string, number> | null> {
+  const counts = new Map<string, number>();
   try {
-    const rows = db.dialect === 'sqlite'
-      ? (await sql<{ k: string; n: number }>`select j.key as k, count(*) as n from nodes, json_each(nodes.properties) j group by j.key`.execute(db.kysely)).rows
-      : (await sql<{ k: string; n: number }>`select k, count(*) as n from nodes, jsonb_object_keys(case when jsonb_typeof(properties::jsonb) = 'object' then properties::jsonb else '{}'::jsonb end) as k group by k`.execute(db.kysely)).rows;
-    return new Map(rows.map((r) => [String(r.k), Number(r.n)]));
+    for (let after = Number.MIN_SAFE_INTEGER, end = await pageEnd(db, after); end !== null; after = end, end = await pageEnd(db, after)) {
+      const rows = db.dialect === 'sqlite'
+        ? (await sql<{ k: string; n: number }>`select j.key as k, count(*) as n from nodes, json_each(nodes.properties) j where nodes.id > ${after} and nodes.id <= ${end} group by j.key`.execute(db.kysely)).rows
+        : (await sql<{ k: string; n: number }>`select k, count(*) as n from nodes, jsonb_object_keys(case when jsonb_typeof(properties::jsonb) = 'object' then properties::jsonb else '{}'::jsonb end) as k
+            where nodes.id > ${after} and nodes.id <= ${end} group by k`.execute(db.kysely)).rows;
+      for (const r of rows) counts.set(String(r.k), (counts.get(String(r.k)) ?? 0) + Number(r.n));
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    return counts;
   } catch {
     return null; // properties that are not all JSON objects: columns are read key by key
   }
