@@ -140,18 +140,16 @@ function patternsOf(prepared: PreparedQuery): PatternPart[] {
   return out;
 }
 
-/** Every node and the edges of `kinds`, in one read transaction (as the engine's full load). */
+/**
+ * Every node and the edges of `kinds`, in one read transaction (as the engine's full load), each
+ * row handed to the builder as it is read (in id order: nothing is held but the snapshot).
+ */
 async function loadRestricted(db: Db, kinds: string[]): Promise<GraphSnapshot> {
   const table = new KindTable();
   const builder = new SnapshotBuilder(table, new KindLists(table));
-  const edgeIds: number[] = [];
-  const starts: number[] = [];
-  const ends: number[] = [];
-  const edgeKinds: number[] = []; // indexes into `kinds` (not a string per row)
-  const kindIndex = new Map(kinds.map((k, i) => [k, i]));
-  // Each row read is garbage at once; V8 would let it pile up (hundreds of MB of RSS on a large graph).
+  // Each row read is garbage at once; V8 would let it pile up (tens of MB of RSS on a large graph).
   let rows = 0;
-  await runPlan(db, function* (dialect) {
+  await runPlan(db, function* () {
     yield {
       sql: 'select id, kinds, environment_id from nodes where id > ? order by id', params: [0], pageById: true,
       each: (r) => {
@@ -160,25 +158,15 @@ async function loadRestricted(db: Db, kinds: string[]): Promise<GraphSnapshot> {
       },
     };
     if (kinds.length === 0) return;
-    const marks = kinds.map(() => '?').join(', ');
-    // SQLite answers this from an index (no table pass) when it need not sort; the ids are sorted below.
     yield {
-      sql: dialect === 'sqlite' ? `select id, start_id, end_id, kind from edges where kind in (${marks})`
-        : `select id, start_id, end_id, kind from edges where kind in (${marks}) and id > ? order by id`,
-      params: dialect === 'sqlite' ? kinds : [...kinds, 0], pageById: true,
+      sql: `select id, start_id, end_id, kind from edges where kind in (${kinds.map(() => '?').join(', ')}) and id > ? order by id`,
+      params: [...kinds, 0], pageById: true,
       each: (r) => {
-        edgeIds.push(Number(r[0]));
-        starts.push(Number(r[1]));
-        ends.push(Number(r[2]));
-        edgeKinds.push(kindIndex.get(r[3] as string)!);
+        builder.addEdge(Number(r[0]), Number(r[1]), Number(r[2]), r[3] as string);
         if (++rows % GC_EVERY === 0) collectIfLarge();
       },
     };
   });
-  const order = Uint32Array.from(edgeIds.keys());
-  if (edgeIds.some((id, i) => i > 0 && id < edgeIds[i - 1])) order.sort((a, b) => edgeIds[a] - edgeIds[b]);
-  for (const i of order) builder.addEdge(edgeIds[i], starts[i], ends[i], kinds[edgeKinds[i]]);
-  for (const list of [edgeIds, starts, ends, edgeKinds]) list.length = 0;
   collectIfLarge();
   return builder.build();
 }
