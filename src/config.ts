@@ -36,6 +36,8 @@ export interface Config {
   readonly cypherMutations: boolean;
   /** Most nodes + edges one graph answer (graph map, path, list page) may hold; more is a 400 naming it. */
   readonly graphResultLimit: number;
+  /** `serve` loads the graph engine's snapshot right after it starts listening (the first graph answer does not wait for it). */
+  readonly graphPreload: boolean;
   /** SAML service-provider certificate and key (PEM text read from the files named); absent: generated once, kept in the database. */
   readonly samlSpCert: string | undefined;
   readonly samlSpKey: string | undefined;
@@ -136,6 +138,8 @@ export const FIELDS: Field[] = [
     parse: bool('cypher-mutations'), help: 'allow Cypher updating clauses on POST /api/v2/graphs/cypher (callers also need graphdb/Mutate)', switch: true },
   { key: 'graphResultLimit', flag: '--graph-result-limit', env: 'SCENT_GRAPH_RESULT_LIMIT', default: '100000',
     parse: int('graph-result-limit', 1, 100_000_000), help: 'most nodes + edges in one graph answer (graph maps, paths, list pages); a larger one is a 400 naming this bound' },
+  { key: 'graphPreload', flag: '--graph-preload', env: 'SCENT_GRAPH_PRELOAD', default: 'true',
+    parse: bool('graph-preload'), help: 'load the graph into memory once serve listens, instead of on the first graph request; false = on first use' },
   { key: 'samlSpCert', flag: '--saml-sp-cert', env: 'SCENT_SAML_SP_CERT', default: undefined,
     parse: pemFile('saml-sp-cert', /-----BEGIN CERTIFICATE-----/), help: 'PEM file: the SAML service-provider certificate (with --saml-sp-key); default: generated once and kept in the database' },
   { key: 'samlSpKey', flag: '--saml-sp-key', env: 'SCENT_SAML_SP_KEY', default: undefined,

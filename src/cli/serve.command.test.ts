@@ -11,6 +11,8 @@ import { configFlags, parse } from './command.ts';
 import { serveCommand } from './server.command.ts';
 import { FIELDS, loadConfig, testConfig } from '../config.ts';
 import { startBanner, tokensIssueHint } from './banner.ts';
+import { createDb } from '../db/create-db.ts';
+import { upsertEdges } from '../graph/store.repository.ts';
 
 test('serve accepts every flag docs/configuration.md documents (--response-cache-mb 0 included), and no other', () => {
   const doc = readFileSync(new URL('../../docs/configuration.md', import.meta.url), 'utf8');
@@ -19,7 +21,7 @@ test('serve accepts every flag docs/configuration.md documents (--response-cache
   const sample: Record<string, string> = {
     '--database': 'sqlite::memory:', '--host': '0.0.0.0', '--port': '9000', '--edition': 'community', '--jwt-secret': 'x'.repeat(32),
     '--log-level': 'warn', '--session-ttl': '30m', '--body-limit': '2048', '--rate-limit': '60', '--root-url': 'https://scent.example.com',
-    '--scheduler-interval': '0', '--ingest-interval': '5s', '--upload-limit': '4096', '--response-cache-mb': '0', '--graph-result-limit': '500',
+    '--scheduler-interval': '0', '--ingest-interval': '5s', '--upload-limit': '4096', '--response-cache-mb': '0', '--graph-result-limit': '500', '--graph-preload': 'false',
     ...samlKeyFiles(),
   };
   // Settings that go together are given together.
@@ -128,4 +130,31 @@ test('start-up failures are one line on stderr, no stack trace: port in use, Pos
   );
   const badSetting = scent(['serve', '--port', '80a']);
   assert.deepEqual([badSetting.code, badSetting.stderr], [2, 'scent serve: port must be an integer between 0 and 65535, got "80a"\n']);
+});
+
+test('serve loads the graph once it listens (--graph-preload, on by default): logged with its size, before any request', { timeout: 120_000 }, async () => {
+  const { url, cleanup } = await cliDatabase();
+  const db = createDb(url);
+  await upsertEdges(db.kysely, ['A', 'B', 'C'].map((objectid, i) => ({
+    start: { objectid, kinds: ['User', 'Base'] }, end: { objectid: `G${i}`, kinds: ['Group', 'Base'] }, kind: 'MemberOf',
+  })));
+  await db.close();
+  const server = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--database', url, '--log-level', 'info'], { cwd: '/' });
+  try {
+    let err = '';
+    server.stderr.on('data', (chunk) => (err += chunk));
+    const line = await new Promise<Record<string, unknown>>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no "graph loaded" log line in: ${err}`)), 90_000);
+      server.stderr.on('data', () => {
+        const found = err.split('\n').find((l) => l.includes('graph loaded'));
+        if (found) (clearTimeout(timer), resolve(JSON.parse(found)));
+      });
+    });
+    assert.equal(line.msg, `graph loaded: 6 nodes, 3 edges in ${line.ms} ms`);
+    assert.deepEqual([line.level, line.nodes, line.edges], ['info', 6, 3]);
+    assert.doesNotMatch(err, /"req/, 'no request was made');
+  } finally {
+    server.kill('SIGTERM');
+    await cleanup();
+  }
 });

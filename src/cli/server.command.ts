@@ -1,4 +1,6 @@
+import type { FastifyInstance } from 'fastify';
 import { FIELDS, loadConfig } from '../config.ts';
+import type { Db } from '../db/create-db.ts';
 import { createDb } from '../db/create-db.ts';
 import { migrateDownAll, migrateToLatest } from '../db/migrate.ts';
 import { configFlags, type Command, type OptionSpec } from './command.ts';
@@ -36,6 +38,7 @@ export const serveCommand: Command = {
       const host = config.host.includes(':') ? `[${config.host}]` : config.host;
       const address = `http://${host}:${(app.server.address() as { port: number }).port}`;
       process.stdout.write(startBanner(config, db, address, bootstrap));
+      if (config.graphPreload) preloadGraph(app, db);
       await new Promise<void>((resolve) => {
         const stop = (signal: string) => {
           process.stderr.write(`received ${signal}: finishing in-flight requests\n`);
@@ -52,6 +55,23 @@ export const serveCommand: Command = {
     }
   },
 };
+
+/**
+ * Loads the graph engine's snapshot in the background once the server listens, so the first graph
+ * answer does not wait for a full read of the edges (seconds at millions of edges). Other requests
+ * are answered meanwhile (on SQLite the load reads on a connection of its own, turning the event
+ * loop); a graph request arriving during the load waits for this same load.
+ */
+function preloadGraph(app: FastifyInstance, db: Db): void {
+  const started = performance.now();
+  void import('../graph/engine/index.ts')
+    .then(({ graphEngine }) => graphEngine(db).view())
+    .then(
+      (view) => app.log.info({ nodes: view.nodeCount, edges: view.edgeCount, ms: Math.round(performance.now() - started) },
+        `graph loaded: ${view.nodeCount} nodes, ${view.edgeCount} edges in ${Math.round(performance.now() - started)} ms`),
+      (err) => app.log.warn({ err }, 'graph preload failed: the first graph request loads it'),
+    );
+}
 
 export const migrateCommand: Command = {
   path: ['migrate'],

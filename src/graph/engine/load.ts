@@ -53,7 +53,7 @@ function* quietCheck(dialect: 'sqlite' | 'postgres'): Plan<boolean> {
   return Number(rows[0][0]) === 0 && Number(rows[0][1]) === 0;
 }
 
-export async function loadFull(db: Db, kinds: KindTable, lists: KindLists): Promise<Loaded> {
+export async function loadFull(db: Db, kinds: KindTable, lists: KindLists, slice?: number): Promise<Loaded> {
   for (let attempt = 0; ; attempt++) {
     const builder = new SnapshotBuilder(kinds, lists);
     const { quiet, seq } = await runPlan(db, function* (dialect) {
@@ -68,7 +68,7 @@ export async function loadFull(db: Db, kinds: KindTable, lists: KindLists): Prom
         each: (r) => builder.addEdge(...(r as EdgeRow)),
       };
       return { quiet, seq };
-    });
+    }, { long: true, slice });
     const snapshot = builder.build();
     if (quiet) return { snapshot, marks: { node: snapshot.maxNodeId, edge: snapshot.maxEdgeId, seq }, how: 'full' };
     // Writers were active: retry briefly for a quiet read, then accept this one with watermarks at

@@ -1,10 +1,17 @@
 /**
  * Consistent reads of the graph tables for the engine, written once as a *plan* (a generator that
- * yields SQL and receives rows) and run synchronously inside one read transaction on SQLite (no
- * other statement of this connection can interleave) or inside one REPEATABLE READ transaction on
- * PostgreSQL. Both go beneath Kysely (Db.bulk): rows come back as arrays, millions of them for a
- * full load.
+ * yields SQL and receives rows) and run inside one read transaction on SQLite or inside one
+ * REPEATABLE READ transaction on PostgreSQL. Both go beneath Kysely (Db.bulk): rows come back as
+ * arrays, millions of them for a full load.
+ *
+ * On SQLite a plan runs synchronously on the server's connection (no other statement of that
+ * connection can interleave), except a `long` read of a database file outside any transaction of
+ * that connection (the full load): it runs on a read-only connection of its own and lets the event
+ * loop turn every SLICE rows, so the server goes on answering while millions of rows are read
+ * (WAL: writers go on too; their commits come in with the next delta).
  */
+import { setImmediate as turn } from 'node:timers/promises';
+import SQLite from 'better-sqlite3';
 import type { Db } from '../../db/create-db.ts';
 
 export interface Query {
@@ -20,11 +27,22 @@ export interface Query {
 export type Plan<T> = Generator<Query, T, unknown[][]>;
 
 const PG_PAGE = 100_000;
+/** Rows a long SQLite read hands over between two turns of the event loop (~10–60 ms of reading). */
+export const SLICE = 20_000;
 
-export async function runPlan<T>(db: Db, plan: (dialect: 'sqlite' | 'postgres') => Plan<T>): Promise<T> {
+export interface RunOptions {
+  /** A read of millions of rows: on a SQLite file, its own connection and turns of the event loop. */
+  long?: boolean;
+  /** Rows between turns (tests). */
+  slice?: number;
+}
+
+export async function runPlan<T>(db: Db, plan: (dialect: 'sqlite' | 'postgres') => Plan<T>, options: RunOptions = {}): Promise<T> {
   const bulk = db.bulk;
   if (bulk.dialect === 'sqlite') {
     const raw = bulk.database;
+    // Inside this connection's own transaction the plan must see its uncommitted writes: run there.
+    if (options.long && bulk.path !== null && !raw.inTransaction) return runDetached(bulk.path, plan, options.slice ?? SLICE);
     const own = !raw.inTransaction;
     if (own) raw.prepare('begin').run();
     try {
@@ -74,6 +92,33 @@ export async function runPlan<T>(db: Db, plan: (dialect: 'sqlite' | 'postgres') 
     throw err;
   } finally {
     client.release();
+  }
+}
+
+/** A plan on a read-only connection of its own, in one read transaction, turning the event loop every `slice` rows. */
+async function runDetached<T>(path: string, plan: (dialect: 'sqlite' | 'postgres') => Plan<T>, slice: number): Promise<T> {
+  const conn = new SQLite(path, { readonly: true });
+  try {
+    conn.pragma('cache_size = -16384');
+    conn.prepare('begin').run();
+    const it = plan('sqlite');
+    let step = it.next();
+    while (!step.done) {
+      const q = step.value;
+      const stmt = conn.prepare(q.sql).raw(true);
+      if (q.each) {
+        let n = 0;
+        for (const row of stmt.iterate(...q.params) as IterableIterator<unknown[]>) {
+          q.each(row);
+          if (++n % slice === 0) await turn();
+        }
+        step = it.next([]);
+      } else step = it.next(stmt.all(...q.params) as unknown[][]);
+    }
+    conn.prepare('commit').run();
+    return step.value;
+  } finally {
+    conn.close();
   }
 }
 
