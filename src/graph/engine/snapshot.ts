@@ -118,9 +118,24 @@ class Column<T extends Float64Array | Int32Array | Uint32Array | Uint16Array> {
   get(i: number): number {
     return this.data[i];
   }
-  /** The filled part (a copy sized exactly, so the spare capacity is released). */
+  /** The filled part (a copy sized exactly, so the spare capacity is released); the column is emptied. */
   finish(): T {
-    return this.data.slice(0, this.length) as T;
+    const out = this.data.slice(0, this.length) as T;
+    this.release();
+    return out;
+  }
+  /**
+   * The filled part as a view of the column's own buffer (no copy), for arrays only read while the
+   * snapshot is built; the column is emptied.
+   */
+  take(): T {
+    const out = this.data.subarray(0, this.length) as T;
+    this.release();
+    return out;
+  }
+  private release(): void {
+    this.data = this.make(0);
+    this.length = 0;
   }
 }
 
@@ -237,10 +252,12 @@ export class SnapshotBuilder {
     this.sealNodes();
     const n = this.nodeIds.length;
     const m = this.eSrc.length;
-    const src0 = this.eSrc.finish();
-    const dst0 = this.eDst.finish();
-    const kind0 = this.eKind.finish();
-    const ids0 = this.eIds.finish();
+    // Read only while building: views of the columns' buffers, not copies (at 1.3 M edges a copy
+    // was 23 MB more at the build's peak).
+    const src0 = this.eSrc.take();
+    const dst0 = this.eDst.take();
+    const kind0 = this.eKind.take();
+    const ids0 = this.eIds.take();
 
     // Outbound CSR by a stable counting sort on the source position.
     const outStart = new Int32Array(n + 1);
