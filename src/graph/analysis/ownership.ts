@@ -27,11 +27,16 @@ export async function ownership(ctx: AnalysisContext, kind: 'Owns' | 'WriteOwner
   const notEnforced = enforced.length
     ? sql`(t.environment_id is null or t.environment_id not in (${sql.join(enforced)}))`
     : sql`1 = 1`;
+  // SQLite: from the nodes (an index) to their raw edges by the (end, kind) index, rather than a
+  // scan of the whole edges table (~15% of the rule at 100,000 users); written in the raw edges'
+  // order, as that scan wrote them.
+  const from = pg
+    ? sql`from edges e join nodes t on t.id = e.end_id where e.kind = ${raw} and ${notEnforced}`
+    : sql`from nodes t cross join edges e where e.end_id = t.id and e.kind = ${raw} and ${notEnforced} order by e.id`;
   await ctx.insertSelect(kind, sql`
     insert into edges (start_id, end_id, kind, properties, last_seen)
     select e.start_id, e.end_id, cast(${kind} as text), ${props}, cast(${ctx.now} as bigint)
-    from edges e join nodes t on t.id = e.end_id
-    where e.kind = ${raw} and ${notEnforced}
+    ${from}
     on conflict (start_id, kind, end_id) do nothing`);
   if (!enforced.length) return;
   // Targets in enforcing domains: decided one by one (few).
