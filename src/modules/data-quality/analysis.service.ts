@@ -62,7 +62,7 @@ export interface AnalysisResult {
   runId: string;
   /** BloodHound's post-processing (derived edges), run first. */
   postProcessing: PostProcessingResult;
-  /** Seconds spent on the data-quality records, then on tag membership (the phases after post-processing). */
+  /** Seconds spent on the data-quality records and on tag membership (the phases after post-processing; on PostgreSQL they run at once). */
   dataQualitySeconds: number;
   tagMembershipSeconds: number;
 }
@@ -78,16 +78,30 @@ export async function analyzeGraph(db: Db): Promise<AnalysisResult> {
   if (db.dialect === 'sqlite') await sql`pragma temp_store = file`.execute(db.kysely);
   try {
     const postProcessing = await postProcess(db);
-    const started = performance.now();
-    const runId = await dataQuality(db);
-    const tagsStarted = performance.now();
-    await refreshTagMemberships(db); // asset group tag membership follows every ingest
-    return {
-      runId, postProcessing, dataQualitySeconds: (tagsStarted - started) / 1000, tagMembershipSeconds: (performance.now() - tagsStarted) / 1000,
+    const timed = async <T>(fn: () => Promise<T>): Promise<[T, number]> => {
+      const started = performance.now();
+      const value = await fn();
+      return [value, (performance.now() - started) / 1000];
     };
+    const quality = () => timed(() => dataQuality(db));
+    const tags = () => timed(() => refreshTagMemberships(db)); // asset group tag membership follows every ingest
+    // Both only read the post-processed graph (and write apart). On PostgreSQL the server does most
+    // of their work, on connections of their own: they run at once. SQLite's calls are synchronous.
+    const [[runId, dataQualitySeconds], [, tagMembershipSeconds]] = db.dialect === 'postgres'
+      ? await bothSettled(quality(), tags())
+      : [await quality(), await tags()];
+    return { runId, postProcessing, dataQualitySeconds, tagMembershipSeconds };
   } finally {
     if (db.dialect === 'sqlite') await sql`pragma temp_store = memory`.execute(db.kysely);
   }
+}
+
+/** Both results once both have settled (neither is left running when the other fails); the first failure is thrown. */
+async function bothSettled<A, B>(a: Promise<A>, b: Promise<B>): Promise<[A, B]> {
+  const [x, y] = await Promise.allSettled([a, b]);
+  if (x.status === 'rejected') throw x.reason;
+  if (y.status === 'rejected') throw y.reason;
+  return [x.value, y.value];
 }
 
 /**
