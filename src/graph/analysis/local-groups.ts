@@ -29,6 +29,26 @@ export async function localGroupEdges(ctx: AnalysisContext, kind: string, suffix
   const unrestricted = unrestrictedOnly
     ? sql`and (not (${hasUra}) or exists (select 1 from edges r where r.start_id = g.id and r.kind = 'RemoteInteractiveLogonRight' and r.end_id = c.id))`
     : sql``;
+  if (pg) {
+    // PostgreSQL's planner misjudges the kinds LIKEs and started from every principal's membership
+    // edges; the computers' local groups of this suffix first (materialised: a few thousand rows),
+    // then their members: a third to half of the rule's time at 30,000 users, the same rows.
+    await ctx.insertSelect(kind, sql`
+      with lg as materialized (
+        select g.id as grp, c.id as computer from nodes c
+        join edges l on l.end_id = c.id and l.kind = 'LocalToComputer'
+        join nodes g on g.id = l.start_id
+        where c.kind = 'Computer' and g.objectid like ${`%${suffix}`} ${unrestricted}
+      )
+      insert into edges (start_id, end_id, kind, properties, last_seen)
+      select distinct m.start_id, lg.computer, cast(${kind} as text), '{}', cast(${ctx.now} as bigint)
+      from lg
+      join edges m on m.end_id = lg.grp and m.kind = 'MemberOfLocalGroup'
+      join nodes s on s.id = m.start_id
+        and (s.kinds like '%"User"%' or s.kinds like '%"Group"%' or s.kinds like '%"Computer"%')
+      on conflict (start_id, kind, end_id) do nothing`);
+    return;
+  }
   await ctx.insertSelect(kind, sql`
     insert into edges (start_id, end_id, kind, properties, last_seen)
     select distinct m.start_id, l.end_id, cast(${kind} as text), '{}', cast(${ctx.now} as bigint)
