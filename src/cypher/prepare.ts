@@ -2,7 +2,8 @@ import type { Expr, Query } from './ast.ts';
 import { checkQuery, type CheckOptions } from './check.ts';
 import { CypherError } from './errors.ts';
 import { hasMacro } from './macros.ts';
-import { parseCypher } from './parser.ts';
+import { MAX_QUERY_LENGTH, parseCypher } from './parser.ts';
+import { instantiate, liftLiterals, shapeOf, type Shape } from './shapes.ts';
 import { children } from './walk.ts';
 import { BoundedCache } from '../http/bounded-cache.ts';
 
@@ -21,22 +22,52 @@ export const MAX_DEPTH = 400;
  * queries, selectors, bhcli) skips parse and check. Bounded by an estimate of the bytes held (oldest
  * out first; a huge text is not kept). Only successes are kept. What is kept is deeply frozen: every
  * execution reads the same AST and none may change it.
+ *
+ * Below it, parsed shapes (shapes.ts): texts that differ only in plain string literals (the same
+ * question about another user) share one parse; each is then checked on its own.
  */
 export class PreparedCache {
   private readonly kept: BoundedCache<PreparedQuery>;
+  private readonly shapes: BoundedCache<Shape | 'unsound'>;
+  /** Preparations that reused a parsed shape (tests check the path is taken). */
+  shapeHits = 0;
 
   constructor(maxBytes: number) {
     // An AST takes some tens of bytes per character of its text.
     this.kept = new BoundedCache(maxBytes, (p) => 64 * p.text.length + 1024);
+    this.shapes = new BoundedCache(maxBytes, (s) => (s === 'unsound' ? 64 : 64 * s.length + 1024));
   }
 
   prepare(text: string, options: CheckOptions = { mutations: false }): PreparedQuery {
     const key = `${options.mutations ? 'm' : 'r'}:${text}`;
     const hit = this.kept.get(key);
     if (hit !== undefined) return hit;
-    const prepared = deepFreeze(prepareUncached(text, options));
+    const prepared = deepFreeze(this.prepareByShape(text, options));
     this.kept.set(key, prepared);
     return prepared;
+  }
+
+  /** Parses through the shape of the text when it has one (else in full); checks the concrete tree. */
+  private prepareByShape(text: string, options: CheckOptions): PreparedQuery {
+    if (text.length > MAX_QUERY_LENGTH) return prepareUncached(text, options);
+    const lifted = liftLiterals(text);
+    if (lifted === null) return prepareUncached(text, options);
+    let shape = this.shapes.get(lifted.shape);
+    if (shape === undefined) {
+      let parsed: Query;
+      try {
+        parsed = parseCypher(lifted.shape);
+      } catch {
+        // The concrete text's own parse reports the error where it is.
+        return prepareUncached(text, options);
+      }
+      shape = shapeOf(lifted, deepFreeze(parsed)) ?? 'unsound';
+      this.shapes.set(lifted.shape, shape);
+    } else if (shape !== 'unsound') {
+      this.shapeHits++;
+    }
+    if (shape === 'unsound') return prepareUncached(text, options);
+    return prepareParsed(text, instantiate(shape, lifted.literals), options);
   }
 
   get size(): number {
@@ -53,7 +84,11 @@ export function prepareCypher(text: string, options: CheckOptions = { mutations:
 
 /** Parses and checks a query, every time. */
 export function prepareUncached(text: string, options: CheckOptions = { mutations: false }): PreparedQuery {
-  const query = parseCypher(text);
+  return prepareParsed(text, parseCypher(text), options);
+}
+
+/** Checks a parsed query (the tree parseCypher(text) gives). */
+function prepareParsed(text: string, query: Query, options: CheckOptions): PreparedQuery {
   if (depth(query) > MAX_DEPTH) throw new CypherError(`query is nested too deeply (more than ${MAX_DEPTH} levels)`);
   const { hasMutation, columns } = checkQuery(text, query, options);
   // As BloodHound: a mutating query may not use AD_ATTACK_PATHS & co. anywhere (MATCH included).
