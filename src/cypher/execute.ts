@@ -23,6 +23,8 @@ export interface ExecuteOptions {
   edgeAnchors?: boolean;
   /** Presence tests pushed down for null-rejecting predicates (plan.ts presenceOf); on unless a test compares. */
   presence?: boolean;
+  /** Relationship-property predicates pushed down (match.ts relationshipFilters); on unless a test compares. */
+  edgePushdown?: boolean;
 }
 
 /** Runs a prepared (read-only) query: each clause turns the rows of the previous one into its own. */
@@ -30,6 +32,7 @@ export async function executeQuery(prepared: PreparedQuery, source: GraphSource,
   const ctx = new ExecContext(source, prepared.text, limits);
   ctx.plan.edgeAnchors = options.edgeAnchors !== false;
   ctx.plan.presence = options.presence !== false;
+  ctx.plan.edgePushdown = options.edgePushdown !== false;
   const nodeVars = new Set<string>();
   visitQuery(prepared, () => {}, (p) => {
     for (const n of p.nodes) if (n.variable) nodeVars.add(n.variable);

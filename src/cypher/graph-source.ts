@@ -233,6 +233,21 @@ export class GraphSource {
     return sql`(jsonb_typeof(${j}) = 'number' and (${j} #>> '{}')::double precision ${sqlOp} ${value})`;
   }
 
+  /**
+   * The relationships (id, start, end) of `kinds` (any kind: undefined) passing the pushed-down
+   * predicates on their properties (a superset of the matches), in id order; null when there are more
+   * than `max` (then the caller does without). Predicates on `objectid` / `name` / labels are not
+   * for relationships (edgePushdownable).
+   */
+  async edgeScan(kinds: readonly string[] | undefined, predicates: Pushdown[], max: number): Promise<{ ids: number[]; starts: number[]; ends: number[] } | null> {
+    if (kinds !== undefined && kinds.length === 0) return { ids: [], starts: [], ends: [] };
+    const where = [...(kinds === undefined ? [] : [sql`kind in (${sql.join([...new Set(kinds)])})`]), ...predicates.map((p) => this.pushdown(p))];
+    const rows = await sql<{ id: number; start_id: number; end_id: number }>`
+      select id, start_id, end_id from edges where ${sql.join(where, sql` and `)} order by id limit ${max + 1}`.execute(this.db.kysely);
+    if (rows.rows.length > max) return null;
+    return { ids: rows.rows.map((r) => Number(r.id)), starts: rows.rows.map((r) => Number(r.start_id)), ends: rows.rows.map((r) => Number(r.end_id)) };
+  }
+
   async loadNodes(ids: number[]): Promise<NodeData[]> {
     const out: NodeData[] = [];
     for (const batch of batches(ids)) {
@@ -286,6 +301,13 @@ function nodesOfKind(view: GraphView, kind: string): readonly number[] {
   let list = lists.get(kind);
   if (!list) lists.set(kind, (list = Object.freeze(view.nodesWithKind(kind))));
   return list;
+}
+
+/** Whether a pushdown can run on `edges` (property tests only: no objectid / name columns, no labels). */
+export function edgePushdownable(p: Pushdown): boolean {
+  if (p.op === 'or') return p.parts.every(edgePushdownable);
+  if (p.op === 'tag' || p.op === 'kind') return false;
+  return p.key !== 'objectid' && p.key !== 'name';
 }
 
 function escapeLike(text: string): string {

@@ -3,7 +3,8 @@ import type { ExecContext } from './context.ts';
 import { evaluate, labelsMatch, truth } from './eval.ts';
 import type { Edge } from '../graph/engine/index.ts';
 import { expandTypes } from './macros.ts';
-import { estimateNodes, labelNames, literalOf, type ConstantOf, type NodeEstimate } from './plan.ts';
+import { estimateNodes, labelNames, literalOf, pushdownOf, type ConstantOf, type NodeEstimate } from './plan.ts';
+import { edgePushdownable, type Pushdown } from './graph-source.ts';
 import { nodesWithEdges, edgeCount, type EndDirection } from './adjacency.ts';
 import { shortestPaths } from './shortest.ts';
 import { equals, NodeRef, PathValue, RelRef, type Row, type Value } from './values.ts';
@@ -51,45 +52,53 @@ async function matchPart(part: PatternPart, inputs: Array<{ row: Row; used: Set<
   const bound = new Set(Object.keys(inputs[0]?.row ?? {}));
   const counts = await labelCounts(part, ctx);
   const estimates = estimateNodes(part, bound, where, (l) => counts.get(l) ?? Infinity, constantsFor(inputs, ctx), ctx.plan.presence);
-  const ends = ctx.plan.edgeAnchors ? endCandidates(part, estimates, ctx) : new Map<number, Float64Array>();
+  const allowed = ctx.plan.edgePushdown ? await relationshipFilters(part, bound, where, constantsFor(inputs, ctx), ctx) : new Map<number, RelFilter>();
+  const ends = ctx.plan.edgeAnchors ? endCandidates(part, estimates, ctx, allowed) : new Map<number, Float64Array>();
   let anchor = estimates.reduce((best, e) => (e.score < best.score ? e : best), estimates[0]);
   if (part.shortest) anchor = estimates[0].score <= estimates[part.nodes.length - 1].score ? estimates[0] : estimates[part.nodes.length - 1];
   if (ends.has(anchor.index)) ctx.plan.edgeAnchorsTaken++;
   if (anchor.pushdowns.some((p) => p.op === 'notnull')) ctx.plan.presenceTaken++;
   if (part.shortest && stopAfter !== undefined) return shortestFirst(part, anchor, estimates, ends.get(anchor.index), inputs, where, ctx, stopAfter);
-  let { partials, pending } = await anchorPartials(part, anchor, ends.get(anchor.index), inputs, where, ctx);
+  let partials: Partial[] = [];
+  let pending: Expr[] = where;
   const applyReady = async () => {
     ({ partials, pending } = await filterReady(partials, pending, ctx));
   };
   const extend = async () => {
     for (let i = anchor.index; i < part.rels.length && partials.length > 0; i++) {
-      partials = await step(part, i, 'right', partials, ctx);
+      ({ partials, pending } = await step(part, i, 'right', partials, pending, ctx, allowed.get(i)));
       await applyReady();
     }
     for (let i = anchor.index - 1; i >= 0 && partials.length > 0; i--) {
-      partials = await step(part, i, 'left', partials, ctx);
+      ({ partials, pending } = await step(part, i, 'left', partials, pending, ctx, allowed.get(i)));
       await applyReady();
     }
   };
   if (stopAfter !== undefined && !part.shortest && part.rels.every((r) => r.range === null)) {
-    const anchors = partials;
-    const before = pending;
-    let after = before;
+    // Anchors streamed (a chunk bound and filtered at a time), extended in growing chunks until enough rows exist.
     const out: Partial[] = [];
-    for (let at = 0, size = Math.min(STOP_CHUNK, Math.max(16, stopAfter)); at < anchors.length && out.length < stopAfter; at += size, size = Math.min(STOP_CHUNK, 2 * size)) {
-      partials = anchors.slice(at, at + size);
-      pending = before;
-      await extend();
-      // Every chunk with matches binds the same variables, so leaves the same conjuncts pending.
-      if (partials.length > 0) after = pending;
-      out.push(...partials);
-    }
+    let after: Expr[] | null = null;
+    let size = Math.min(STOP_CHUNK, Math.max(16, stopAfter));
+    const anchored = await anchorPartials(part, anchor, ends.get(anchor.index), inputs, where, ctx, async (chunk, before) => {
+      for (let at = 0; at < chunk.length && out.length < stopAfter; at += size, size = Math.min(STOP_CHUNK, 2 * size)) {
+        partials = chunk.slice(at, at + size);
+        pending = before;
+        await extend();
+        // Every chunk with matches binds the same variables, so leaves the same conjuncts pending.
+        if (partials.length > 0) after = pending;
+        for (const p of partials) out.push(p);
+        ctx.checkRows(out.length);
+      }
+      return out.length >= stopAfter;
+    });
     partials = out;
-    pending = after;
+    pending = after ?? anchored.pending;
   } else if (part.shortest) {
+    ({ partials, pending } = await anchorPartials(part, anchor, ends.get(anchor.index), inputs, where, ctx));
     const far = estimates[anchor.index === 0 ? part.nodes.length - 1 : 0];
     partials = await shortestPaths(part, anchor.index, partials, ctx, await shortestTargets(part.nodes[far.index], far, ctx));
   } else {
+    ({ partials, pending } = await anchorPartials(part, anchor, ends.get(anchor.index), inputs, where, ctx));
     await extend();
   }
   if (part.pathVariable) {
@@ -257,14 +266,23 @@ async function anchorPartials(
  * having such an edge in the walk's direction, when they are fewer than the node's own estimate:
  * the estimate is lowered to their number (so the planner may start there).
  */
-function endCandidates(part: PatternPart, estimates: NodeEstimate[], ctx: ExecContext): Map<number, Float64Array> {
+function endCandidates(part: PatternPart, estimates: NodeEstimate[], ctx: ExecContext, allowed: Map<number, RelFilter>): Map<number, Float64Array> {
   const out = new Map<number, Float64Array>();
   for (const e of estimates) {
     if (e.bound) continue;
-    const sides: Array<{ r: RelPattern; side: 'right' | 'left' }> = [];
-    if (e.index < part.rels.length) sides.push({ r: part.rels[e.index], side: 'right' });
-    if (e.index > 0) sides.push({ r: part.rels[e.index - 1], side: 'left' });
-    for (const { r, side } of sides) {
+    const sides: Array<{ r: RelPattern; side: 'right' | 'left'; filter?: RelFilter }> = [];
+    if (e.index < part.rels.length) sides.push({ r: part.rels[e.index], side: 'right', filter: allowed.get(e.index) });
+    if (e.index > 0) sides.push({ r: part.rels[e.index - 1], side: 'left', filter: allowed.get(e.index - 1) });
+    for (const { r, side, filter } of sides) {
+      // A pushed-down relationship predicate: the ends of the relationships that may pass it.
+      if (filter !== undefined) {
+        const set = filter.endsOf(walkDirection(r, side));
+        if (set.length + 1 < e.score) {
+          e.score = set.length + 1;
+          out.set(e.index, set);
+        }
+        continue;
+      }
       if (r.types.length === 0 || (r.range !== null && (r.range.min ?? 1) < 1)) continue;
       const kinds = expandTypes(r.types);
       if (edgeCount(ctx.view, kinds) + 1 >= e.score) continue;
@@ -276,6 +294,49 @@ function endCandidates(part: PatternPart, estimates: NodeEstimate[], ctx: ExecCo
     }
   }
   return out;
+}
+
+/** Most relationships a pushed-down relationship predicate may select to be used (more: matched as without it). */
+const MAX_REL_FILTER = 100_000;
+
+/** The relationships a one-step relationship pattern may take (a superset), and their ends by walk direction. */
+export interface RelFilter extends ReadonlySet<number> {
+  endsOf(direction: 'outbound' | 'inbound' | 'both'): Float64Array;
+}
+
+/**
+ * For each one-step relationship pattern with a variable that WHERE tests on its own properties
+ * (`r.isacl`, `r.isprimarygroup = true`): the relationships of its types passing those tests in SQL,
+ * when they are few (a superset: WHERE is still evaluated on every row). The walk then takes only
+ * those, and the nodes at their ends are start candidates (a property no relationship holds answers at once).
+ */
+async function relationshipFilters(part: PatternPart, bound: ReadonlySet<string>, where: Expr[], constantOf: ConstantOf, ctx: ExecContext): Promise<Map<number, RelFilter>> {
+  const out = new Map<number, RelFilter>();
+  if (part.shortest) return out;
+  for (const [i, r] of part.rels.entries()) {
+    if (r.range !== null || r.variable === null || bound.has(r.variable)) continue;
+    const pushdowns: Pushdown[] = [];
+    for (const c of where) {
+      const vars = freeVariables(c);
+      if (vars.size !== 1 || !vars.has(r.variable)) continue;
+      const p = pushdownOf(c, r.variable, constantOf, ctx.plan.presence);
+      if (p !== null && edgePushdownable(p)) pushdowns.push(p);
+    }
+    if (pushdowns.length === 0) continue;
+    const found = await ctx.source.edgeScan(relKinds(r), pushdowns, MAX_REL_FILTER);
+    if (found === null) continue;
+    ctx.charge(found.ids.length);
+    out.set(i, relFilter(found, ctx));
+    ctx.plan.edgePushdownTaken++;
+  }
+  return out;
+}
+
+function relFilter(found: { ids: number[]; starts: number[]; ends: number[] }, ctx: ExecContext): RelFilter {
+  const set = new Set(found.ids) as Set<number> & { endsOf?: RelFilter['endsOf'] };
+  const sorted = (xs: number[]) => Float64Array.from(new Set(xs.filter((id) => ctx.view.has(id)))).sort();
+  set.endsOf = (direction) => sorted(direction === 'outbound' ? found.starts : direction === 'inbound' ? found.ends : [...found.starts, ...found.ends]);
+  return set as RelFilter;
 }
 
 /** Label test of a node pattern (no row needed). */
@@ -335,13 +396,18 @@ export function walkDirection(r: RelPattern, side: 'right' | 'left'): 'outbound'
 }
 
 const BREATHE_EVERY = 256;
+/** Trails turned into rows and filtered by WHERE this many at a time (the row bound counts what WHERE keeps). */
+const STEP_FLUSH = 20_000;
 
 /**
  * Extends partials across relationship pattern `i` (from node i to i+1 when going right, i+1 to i
  * when left): the graph engine enumerates the trails (view.expand), this keeps those whose end
  * matches the pattern's node, in breadth-first order (shorter first; per length, in input order).
+ * The WHERE conjuncts the step makes ready (`where`) are applied to the trails a batch at a time as
+ * they come, so intermediate rows that WHERE rejects never pile up; `allowed`: the only relationships
+ * a one-step pattern may take (a superset from a pushed-down relationship predicate), if any.
  */
-async function step(part: PatternPart, i: number, side: 'right' | 'left', partials: Partial[], ctx: ExecContext): Promise<Partial[]> {
+async function step(part: PatternPart, i: number, side: 'right' | 'left', partials: Partial[], where: Expr[], ctx: ExecContext, allowed?: ReadonlySet<number>): Promise<{ partials: Partial[]; pending: Expr[] }> {
   const r = part.rels[i];
   const from = side === 'right' ? i : i + 1;
   const to = side === 'right' ? i + 1 : i;
@@ -350,8 +416,56 @@ async function step(part: PatternPart, i: number, side: 'right' | 'left', partia
     direction: walkDirection(r, side), kinds: relKinds(r),
     minDepth: r.range ? r.range.min ?? 1 : 1, maxDepth: r.range ? r.range.max ?? Infinity : 1,
   };
+  const only = r.range === null ? allowed : undefined;
   const boundEnd = (p: Partial) => p.nodes[to] ?? (target.variable && target.variable in p.row ? (p.row[target.variable] as NodeRef | null)?.id : undefined);
-  const found: Array<{ p: Partial; start: number; end: number; edges: Edge[] }> = [];
+  let found: Array<{ p: Partial; start: number; end: number; edges: Edge[] }> = [];
+  const kept: Partial[] = [];
+  let pending = where;
+  // Turns the trails found so far into rows and keeps those WHERE (as far as it is ready) accepts, in order.
+  const flush = async () => {
+    if (found.length === 0) return;
+    const batch = found;
+    found = [];
+    if (target.props) {
+      await ctx.ensureRows(batch.map((f) => f.p.row));
+      await ctx.ensureNodes(new Set(batch.map((f) => f.end)));
+    }
+    let out: Partial[] = [];
+    for (const { p, start, end, edges } of batch) {
+      if (!nodeMatchesProps(target, end, p.row, ctx)) continue;
+      const walked = edges.map((e) => new RelRef(e.id, e.start, e.end, e.kind));
+      // The nodes between the relationships, in walk order.
+      const passed: number[] = [];
+      let at = start;
+      for (let k = 0; k < edges.length - 1; k++) {
+        at = edges[k].start === at ? edges[k].end : edges[k].start;
+        passed.push(at);
+      }
+      const rels = side === 'right' ? walked : walked.reverse();
+      const mids = side === 'right' ? passed : passed.reverse();
+      const nodes = p.nodes.slice();
+      nodes[to] = end;
+      const segs = p.segs.slice();
+      segs[i] = { rels, mids };
+      const row = { ...p.row };
+      if (target.variable) row[target.variable] = new NodeRef(end);
+      if (r.variable) row[r.variable] = r.range ? rels : rels[0];
+      const used = new Set(p.used);
+      for (const x of rels) used.add(x.id);
+      out.push({ row, nodes, segs, used });
+    }
+    if (r.props) {
+      await ctx.ensureRows(out.map((p) => p.row));
+      await ctx.ensureEdgeProps(out.flatMap((p) => p.segs[i]!.rels.map((x) => x.id)));
+      out = out.filter((p) => p.segs[i]!.rels.every((x) => relPropsMatch(r, x, p.row, ctx)));
+    }
+    if (out.length === 0) return;
+    const filtered = await filterReady(out, where, ctx);
+    // Every batch binds the same variables, so leaves the same conjuncts pending.
+    pending = filtered.pending;
+    for (const x of filtered.partials) kept.push(x);
+    ctx.checkRows(kept.length);
+  };
   for (let k = 0; k < partials.length; k++) {
     const p = partials[k];
     const start = p.nodes[from]!;
@@ -359,48 +473,18 @@ async function step(part: PatternPart, i: number, side: 'right' | 'left', partia
     ctx.view.expand([start], { ...hop, exclude: p.used }, (path) => {
       ctx.charge(Math.max(1, path.edges.length));
       if (already !== undefined && already !== path.end) return;
+      if (only !== undefined && !only.has(path.edges[0].id)) return;
       if (!nodeMatchesStatic(target, path.end, ctx)) return;
       found.push({ p, start, end: path.end, edges: path.edges });
-      ctx.checkRows(found.length);
     });
+    if (found.length >= STEP_FLUSH) await flush();
     if (k % BREATHE_EVERY === BREATHE_EVERY - 1) await ctx.breathe();
   }
-  // Stable: per length, partials in input order and each one's trails in the engine's (edge) order.
-  found.sort((a, b) => a.edges.length - b.edges.length);
-  if (target.props) {
-    await ctx.ensureRows(found.map((f) => f.p.row));
-    await ctx.ensureNodes(new Set(found.map((f) => f.end)));
-  }
-  let out: Partial[] = [];
-  for (const { p, start, end, edges } of found) {
-    if (!nodeMatchesProps(target, end, p.row, ctx)) continue;
-    const walked = edges.map((e) => new RelRef(e.id, e.start, e.end, e.kind));
-    // The nodes between the relationships, in walk order.
-    const passed: number[] = [];
-    let at = start;
-    for (let k = 0; k < edges.length - 1; k++) {
-      at = edges[k].start === at ? edges[k].end : edges[k].start;
-      passed.push(at);
-    }
-    const rels = side === 'right' ? walked : walked.reverse();
-    const mids = side === 'right' ? passed : passed.reverse();
-    const nodes = p.nodes.slice();
-    nodes[to] = end;
-    const segs = p.segs.slice();
-    segs[i] = { rels, mids };
-    const row = { ...p.row };
-    if (target.variable) row[target.variable] = new NodeRef(end);
-    if (r.variable) row[r.variable] = r.range ? rels : rels[0];
-    const used = new Set(p.used);
-    for (const x of rels) used.add(x.id);
-    out.push({ row, nodes, segs, used });
-  }
-  if (r.props) {
-    await ctx.ensureRows(out.map((p) => p.row));
-    await ctx.ensureEdgeProps(out.flatMap((p) => p.segs[i]!.rels.map((x) => x.id)));
-    out = out.filter((p) => p.segs[i]!.rels.every((x) => relPropsMatch(r, x, p.row, ctx)));
-  }
-  return out;
+  await flush();
+  // Stable: per length, partials in input order and each one's trails in the engine's (edge) order
+  // (filtering first keeps that order: the rows are those of sorting everything, then filtering).
+  if (r.range !== null) kept.sort((a, b) => a.segs[i]!.rels.length - b.segs[i]!.rels.length);
+  return { partials: kept, pending };
 }
 
 function relPropsMatch(r: RelPattern, rel: RelRef, row: Row, ctx: ExecContext): boolean {

@@ -13,6 +13,7 @@ import { GraphSource } from '../../cypher/graph-source.ts';
 import { AD_QUERIES } from '../../cypher/library.test-helpers.ts';
 import { prepareCypher } from '../../cypher/prepare.ts';
 import { CypherError } from '../../cypher/errors.ts';
+import type { Limits } from '../../cypher/context.ts';
 import { FIXTURES } from '../../graph/ingest/fixture-path.ts';
 import { ingestFiles } from '../../graph/ingest/ingest.service.ts';
 import { createTestApp } from '../../test/harness.ts';
@@ -32,7 +33,7 @@ const CONSTRUCTED = [
   // Sparse: most anchors match nothing, so several chunks of anchors are extended before the rows exist.
   'MATCH (n)-[r]->(m) WHERE size(m.name) % 3 = 0 RETURN n, r, m LIMIT 30',
   'MATCH (n)-[r]->(m) WHERE size(m.name) % 3 = 1 RETURN n.name, m.name SKIP 5 LIMIT 60',
-  'MATCH (n)<-[r]-(m)-[s]->(o) WHERE size(o.name) % 2 = 0 AND n <> o RETURN n, m, o LIMIT 50',
+  'MATCH (n)<-[r]-(m)-[s]->(o) WHERE size(o.name) % 2 = 0 AND n <> o AND size(n.name) % 5 = 0 RETURN n, m, o LIMIT 50',
   'MATCH (g:Group)<-[:MemberOf]-(n) WHERE size(n.name) % 2 = 0 RETURN g.name, n.name LIMIT 33',
   // shortestPath: rows per start node in breadth-first order of the far ends, WHERE applied as they come.
   'MATCH p = shortestPath((u:User)-[:MemberOf*1..]->(g:Group)) RETURN p LIMIT 5',
@@ -70,16 +71,18 @@ test('LIMIT pushdown: the same rows as matching everything first', async () => {
     for (const text of queries()) {
       const prepared = prepareCypher(text);
       const stopAfter = prepared.query.parts.length === 1 ? limitPushdown(prepared.query.parts[0]) : null;
-      const run = async (limitPushdown: boolean) => {
+      const run = async (limitPushdown: boolean, limits?: Limits) => {
         try {
-          return (await executeQuery(prepared, new GraphSource(t.db), undefined, { limitPushdown })).rows;
+          return (await executeQuery(prepared, new GraphSource(t.db), limits, { limitPushdown })).rows;
         } catch (err) {
           if (err instanceof CypherError) return err.message;
           throw err;
         }
       };
-      const full = await run(false);
+      let full = await run(false);
       const fast = await run(true);
+      // Matching everything may pass the row bound where stopping early does not: then it gets room to give its rows.
+      if (typeof full === 'string' && full.includes('too large') && typeof fast !== 'string') full = await run(false, { maxRows: 2_000_000, maxCost: 100_000_000 });
       assert.deepEqual(fast, full, text);
       if (stopAfter !== null) pushed++;
     }

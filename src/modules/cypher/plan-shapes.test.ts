@@ -1,7 +1,8 @@
 /**
  * Planner shapes (src/cypher/match.ts, plan.ts) that change where matching starts or what a scan
  * reads, never the answer: start candidates from relationship kinds (the nodes having an edge of a
- * neighbouring relationship's kinds), presence tests for null-rejecting predicates, and scans answered
+ * neighbouring relationship's kinds), presence tests for null-rejecting predicates, relationship-property
+ * predicates pushed down (the relationships a one-step pattern may take, and their ends), and scans answered
  * from kept property columns and objectid suffixes (src/cypher/property-columns.ts). Each must give
  * the rows of the plan without it (as a multiset: starting elsewhere may list them in another order,
  * which Cypher leaves open without ORDER BY; a final LIMIT is compared without it, then by count):
@@ -43,16 +44,23 @@ const CONSTRUCTED = [
   'MATCH (n:Computer) WHERE n.operatingsystem CONTAINS "Windows" OR n.haslaps = false RETURN n',
   "MATCH (n) WHERE 'DES-CBC-MD5' IN n.supportedencryptiontypes OR n.serviceprincipalnames IS NOT NULL RETURN n",
   'MATCH (n:User) WHERE n.pwdlastset < 1700000000 AND n.lastlogon >= 0 AND n.sidhistory <> [] RETURN n',
+  'MATCH p=(n)-[r]->(m) WHERE r.isacl RETURN p',
+  'MATCH p=(n:User)-[r:MemberOf]->(g:Group) WHERE r.isprimarygroup = true AND NOT g.objectid ENDS WITH "-513" RETURN p',
+  'MATCH (n)-[r:GenericAll|WriteDacl|Owns]->(m) WHERE r.isacl = true AND r.isinherited = false RETURN n.name, m.name',
+  'MATCH (n)<-[r]-(m) WHERE r.nosuchprop = 1 RETURN n',
+  'MATCH (a)-[r:MemberOf]-(b) WHERE r.isprimarygroup RETURN a, b',
+  'MATCH (a)-[r:MemberOf]->(b)-[s:AD_ATTACK_PATHS]->(c) WHERE s.isacl AND NOT r.isprimarygroup RETURN a, c',
+  'MATCH (a)-[r]->(b) WHERE r.isacl AND a.domainsid <> b.domainsid RETURN a, r, b',
 ];
 
-test('start candidates from relationship kinds, presence tests, property columns and objectid suffixes: the same rows as without them', async () => {
+test('start candidates from relationship kinds, presence tests, relationship predicates, property columns and objectid suffixes: the same rows as without them', async () => {
   const t = await createTestApp();
   try {
     const files = readdirSync(FIXTURES).filter((f) => f.endsWith('.json') && !f.startsWith('expected')).sort();
     const outcomes = await ingestFiles(t.db, files.map((f) => ({ path: FIXTURES + f })));
     assert.deepEqual(outcomes.filter((o) => o.error), []);
     await analyzeGraph(t.db);
-    const taken = { edgeAnchors: 0, presence: 0, columns: 0 };
+    const taken = { edgeAnchors: 0, presence: 0, edgePushdown: 0, columns: 0 };
     const finalLimit = /\bLIMIT\s+\d+\s*;?\s*$/i;
     for (const query of [...CONSTRUCTED, ...AD_QUERIES.map((q) => q.query)]) {
       for (const text of finalLimit.test(query) ? [query.replace(finalLimit, ''), query] : [query]) {
@@ -77,17 +85,21 @@ test('start candidates from relationship kinds, presence tests, property columns
           const result = await executeQuery(prepared, source, undefined, options);
           taken.edgeAnchors += options.edgeAnchors === false ? 0 : result.ctx.plan.edgeAnchorsTaken;
           taken.presence += options.presence === false ? 0 : result.ctx.plan.presenceTaken;
+          taken.edgePushdown += options.edgePushdown === false ? 0 : result.ctx.plan.edgePushdownTaken;
           return result.rows;
         }
       };
       const canonical = (rows: unknown[] | string) => (typeof rows === 'string' ? rows : limited ? rows.length : rows.map((r) => JSON.stringify(r)).sort());
-      const plain = canonical(await run({ edgeAnchors: false, presence: false }, false));
+      const plain = canonical(await run({ edgeAnchors: false, presence: false, edgePushdown: false }, false));
+      assert.deepEqual(canonical(await run({ edgeAnchors: false, presence: false, edgePushdown: false })), plain, text);
+      assert.deepEqual(canonical(await run({ presence: false, edgePushdown: false })), plain, text);
+      assert.deepEqual(canonical(await run({ edgeAnchors: false, edgePushdown: false })), plain, text);
       assert.deepEqual(canonical(await run({ edgeAnchors: false, presence: false })), plain, text);
-      assert.deepEqual(canonical(await run({ presence: false })), plain, text);
-      assert.deepEqual(canonical(await run({ edgeAnchors: false })), plain, text);
+      assert.deepEqual(canonical(await run({})), plain, text);
     }
     assert.ok(taken.edgeAnchors >= 20, `start candidates from relationship kinds taken ${taken.edgeAnchors} times`);
     assert.ok(taken.presence >= 5, `presence tests taken ${taken.presence} times`);
+    assert.ok(taken.edgePushdown >= 10, `relationship predicates pushed down ${taken.edgePushdown} times`);
     assert.ok(taken.columns >= 20, `scans from property columns taken ${taken.columns} times`);
   } finally {
     await t.close();
