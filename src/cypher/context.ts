@@ -31,7 +31,7 @@ export class ExecContext {
   /** Whether expressions read relationship properties (then matched relationships' properties are loaded). */
   wantEdgeProps = false;
   /** Planner choices that may be turned off (tests compare the rows with and without them), and how often each was taken. */
-  readonly plan = { edgeAnchors: true, presence: true, edgePushdown: true, edgeAnchorsTaken: 0, presenceTaken: 0, edgePushdownTaken: 0 };
+  readonly plan = { edgeAnchors: true, presence: true, edgePushdown: true, matchOnce: true, edgeAnchorsTaken: 0, presenceTaken: 0, edgePushdownTaken: 0, matchOnceTaken: 0 };
 
   constructor(
     readonly source: GraphSource,
@@ -96,8 +96,12 @@ export class ExecContext {
     return this.view.hasKind(id, label);
   }
 
-  /** Loads the details of every node the rows hold (also inside lists, paths and relationships' ends), before expressions read them. */
-  async ensureRows(rows: readonly Row[]): Promise<void> {
+  /**
+   * Loads the details of every node the rows hold (also inside lists, paths and relationships' ends),
+   * before expressions read them; `only`: just those the given variables hold (all an expression
+   * reading only those variables can reach).
+   */
+  async ensureRows(rows: readonly Row[], only?: ReadonlySet<string>): Promise<void> {
     const ids = new Set<number>();
     const visit = (v: Value) => {
       if (v === null || typeof v !== 'object') return;
@@ -107,7 +111,8 @@ export class ExecContext {
       else if (Array.isArray(v)) v.forEach(visit);
       else if (v.constructor === Object) Object.values(v).forEach(visit);
     };
-    for (const row of rows) for (const v of Object.values(row)) visit(v);
+    if (only === undefined) for (const row of rows) for (const v of Object.values(row)) visit(v);
+    else for (const row of rows) for (const name of only) if (name in row) visit(row[name]);
     await this.ensureNodes(ids);
   }
 

@@ -3,12 +3,12 @@ import { ExecContext, type Limits } from './context.ts';
 import { CypherError } from './errors.ts';
 import { evaluate, truth } from './eval.ts';
 import type { GraphSource } from './graph-source.ts';
-import { matchParts } from './match.ts';
+import { matchParts, variablesOf } from './match.ts';
 import { conjuncts, literalOf } from './plan.ts';
 import type { PreparedQuery } from './prepare.ts';
 import { aggregateRows } from './project.ts';
 import { groupKey, orderCompare, type Row, type Value } from './values.ts';
-import { children, hasAggregate, patternVariables, readsDetails } from './walk.ts';
+import { children, freeVariables, hasAggregate, patternExprs, patternVariables, readsDetails } from './walk.ts';
 
 export interface QueryResult {
   columns: string[];
@@ -25,6 +25,8 @@ export interface ExecuteOptions {
   presence?: boolean;
   /** Relationship-property predicates pushed down (match.ts relationshipFilters); on unless a test compares. */
   edgePushdown?: boolean;
+  /** A MATCH reading nothing of the incoming rows matched once for all of them (independent); on unless a test compares. */
+  matchOnce?: boolean;
 }
 
 /** Runs a prepared (read-only) query: each clause turns the rows of the previous one into its own. */
@@ -33,6 +35,7 @@ export async function executeQuery(prepared: PreparedQuery, source: GraphSource,
   ctx.plan.edgeAnchors = options.edgeAnchors !== false;
   ctx.plan.presence = options.presence !== false;
   ctx.plan.edgePushdown = options.edgePushdown !== false;
+  ctx.plan.matchOnce = options.matchOnce !== false;
   const nodeVars = new Set<string>();
   visitQuery(prepared, () => {}, (p) => {
     for (const n of p.nodes) if (n.variable) nodeVars.add(n.variable);
@@ -125,6 +128,17 @@ async function runClause(clause: Clause, rows: Row[], ctx: ExecContext): Promise
 const INDEX = '\u0000row';
 
 async function runMatch(clause: Extract<Clause, { c: 'match' }>, rows: Row[], ctx: ExecContext, stopAfter?: number): Promise<Row[]> {
+  if (ctx.plan.matchOnce && rows.length > 1 && stopAfter === undefined && independent(clause, rows[0])) {
+    ctx.plan.matchOnceTaken++;
+    // Reads nothing the rows hold: matched once, every row takes the same matches (the order each row's own matching gives).
+    const once = await runMatch(clause, [{}], ctx);
+    const out: Row[] = [];
+    for (const row of rows) {
+      for (const m of once) out.push({ ...row, ...m });
+      ctx.checkRows(out.length);
+    }
+    return out;
+  }
   const tagged = rows.map((r, i) => ({ ...r, [INDEX]: i }));
   let { rows: matched, pending } = await matchParts(clause.patterns, tagged, conjuncts(clause.where), ctx, stopAfter);
   // Stopping early is exact only when WHERE was applied entirely while matching: else (when it may have stopped) match everything.
@@ -132,7 +146,7 @@ async function runMatch(clause: Extract<Clause, { c: 'match' }>, rows: Row[], ct
   let kept = matched;
   if (pending.length > 0) {
     if (ctx.wantEdgeProps) await ctx.ensureEdgeProps(relIds(matched));
-    if (readsDetails(pending)) await ctx.ensureRows(matched);
+    if (readsDetails(pending)) await ctx.ensureRows(matched, variablesOf(pending));
     kept = (await withPatterns(pending, matched, ctx)).filter((r) => pending.every((c) => truth(evaluate(c, r, ctx), c, ctx) === true));
   }
   if (ctx.wantEdgeProps) await ctx.ensureEdgeProps(relIds(kept));
@@ -157,6 +171,23 @@ async function runMatch(clause: Extract<Clause, { c: 'match' }>, rows: Row[], ct
     out.push(row);
   }
   return out;
+}
+
+/**
+ * Whether a MATCH reads no variable of the incoming rows (its patterns, property maps and WHERE), so
+ * its matches are the same for every row. A MATCH with a variable-length relationship lists its
+ * matches by length across all rows, so it only counts when OPTIONAL (whose matches are listed per row).
+ */
+function independent(clause: Extract<Clause, { c: 'match' }>, row: Row): boolean {
+  if (!clause.optional && clause.patterns.some((p) => !p.shortest && p.rels.some((r) => r.range !== null))) return false;
+  const reads = new Set<string>();
+  for (const p of clause.patterns) {
+    for (const name of patternVariables(p)) reads.add(name);
+    for (const e of patternExprs(p)) freeVariables(e, reads);
+  }
+  if (clause.where) freeVariables(clause.where, reads);
+  for (const name of reads) if (name in row) return false;
+  return true;
 }
 
 function strip(row: Row): Row {

@@ -378,10 +378,17 @@ async function filterReady(partials: Partial[], pending: Expr[], ctx: ExecContex
     else rest.push(c);
   }
   if (ready.length === 0) return { partials, pending };
-  if (readsDetails(ready)) await ctx.ensureRows(partials.map((p) => p.row));
+  if (readsDetails(ready)) await ctx.ensureRows(partials.map((p) => p.row), variablesOf(ready));
   if (ctx.wantEdgeProps) await ctx.ensureEdgeProps(partials.flatMap((p) => p.segs.flatMap((s) => s?.rels.map((r) => r.id) ?? [])));
   const kept = partials.filter((p) => ready.every((c) => truth(evaluate(c, p.row, ctx), c, ctx) === true));
   return { partials: kept, pending: rest };
+}
+
+/** The variables a list of expressions reads. */
+export function variablesOf(exprs: readonly Expr[]): Set<string> {
+  const out = new Set<string>();
+  for (const e of exprs) freeVariables(e, out);
+  return out;
 }
 
 function relKinds(r: RelPattern): string[] | undefined {

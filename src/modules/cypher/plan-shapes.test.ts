@@ -2,7 +2,8 @@
  * Planner shapes (src/cypher/match.ts, plan.ts) that change where matching starts or what a scan
  * reads, never the answer: start candidates from relationship kinds (the nodes having an edge of a
  * neighbouring relationship's kinds), presence tests for null-rejecting predicates, relationship-property
- * predicates pushed down (the relationships a one-step pattern may take, and their ends), and scans answered
+ * predicates pushed down (the relationships a one-step pattern may take, and their ends), a MATCH reading
+ * nothing of the incoming rows matched once for all of them, and scans answered
  * from kept property columns and objectid suffixes (src/cypher/property-columns.ts). Each must give
  * the rows of the plan without it (as a multiset: starting elsewhere may list them in another order,
  * which Cypher leaves open without ORDER BY; a final LIMIT is compared without it, then by count):
@@ -51,6 +52,12 @@ const CONSTRUCTED = [
   'MATCH (a)-[r:MemberOf]-(b) WHERE r.isprimarygroup RETURN a, b',
   'MATCH (a)-[r:MemberOf]->(b)-[s:AD_ATTACK_PATHS]->(c) WHERE s.isacl AND NOT r.isprimarygroup RETURN a, c',
   'MATCH (a)-[r]->(b) WHERE r.isacl AND a.domainsid <> b.domainsid RETURN a, r, b',
+  'MATCH (m:User) OPTIONAL MATCH (g:Group)<-[:MemberOf*1..]-(n:Base) WHERE g.objectid ENDS WITH "-512" RETURN m.name, n.name',
+  'MATCH (m:Computer) OPTIONAL MATCH (g:Group {name: "NO SUCH GROUP"}) RETURN m, g',
+  'MATCH (m:Computer) WITH m LIMIT 5 MATCH (g:Group)<-[r:MemberOf]-(u:User) RETURN m.name, g.name, u.name',
+  'MATCH (m:Computer) WITH m LIMIT 3 MATCH p = shortestPath((u:User)-[:AD_ATTACK_PATHS*1..]->(g:Group)) RETURN m, p',
+  'MATCH (m:Computer) WITH m LIMIT 3 MATCH (u:User)-[:MemberOf*1..2]->(g:Group) RETURN m, u, g',
+  'UNWIND [1, 2, 3] AS x OPTIONAL MATCH (u:User)-[:MemberOf]->(g) WHERE g.name STARTS WITH "DOMAIN" RETURN x, u.name, g.name',
 ];
 
 test('start candidates from relationship kinds, presence tests, relationship predicates, property columns and objectid suffixes: the same rows as without them', async () => {
@@ -60,7 +67,7 @@ test('start candidates from relationship kinds, presence tests, relationship pre
     const outcomes = await ingestFiles(t.db, files.map((f) => ({ path: FIXTURES + f })));
     assert.deepEqual(outcomes.filter((o) => o.error), []);
     await analyzeGraph(t.db);
-    const taken = { edgeAnchors: 0, presence: 0, edgePushdown: 0, columns: 0 };
+    const taken = { edgeAnchors: 0, presence: 0, edgePushdown: 0, matchOnce: 0, columns: 0 };
     const finalLimit = /\bLIMIT\s+\d+\s*;?\s*$/i;
     for (const query of [...CONSTRUCTED, ...AD_QUERIES.map((q) => q.query)]) {
       for (const text of finalLimit.test(query) ? [query.replace(finalLimit, ''), query] : [query]) {
@@ -86,11 +93,13 @@ test('start candidates from relationship kinds, presence tests, relationship pre
           taken.edgeAnchors += options.edgeAnchors === false ? 0 : result.ctx.plan.edgeAnchorsTaken;
           taken.presence += options.presence === false ? 0 : result.ctx.plan.presenceTaken;
           taken.edgePushdown += options.edgePushdown === false ? 0 : result.ctx.plan.edgePushdownTaken;
+          taken.matchOnce += options.matchOnce === false ? 0 : result.ctx.plan.matchOnceTaken;
           return result.rows;
         }
       };
       const canonical = (rows: unknown[] | string) => (typeof rows === 'string' ? rows : limited ? rows.length : rows.map((r) => JSON.stringify(r)).sort());
-      const plain = canonical(await run({ edgeAnchors: false, presence: false, edgePushdown: false }, false));
+      const plain = canonical(await run({ edgeAnchors: false, presence: false, edgePushdown: false, matchOnce: false }, false));
+      assert.deepEqual(canonical(await run({ edgeAnchors: false, presence: false, edgePushdown: false, matchOnce: false })), plain, text);
       assert.deepEqual(canonical(await run({ edgeAnchors: false, presence: false, edgePushdown: false })), plain, text);
       assert.deepEqual(canonical(await run({ presence: false, edgePushdown: false })), plain, text);
       assert.deepEqual(canonical(await run({ edgeAnchors: false, edgePushdown: false })), plain, text);
@@ -100,6 +109,7 @@ test('start candidates from relationship kinds, presence tests, relationship pre
     assert.ok(taken.edgeAnchors >= 20, `start candidates from relationship kinds taken ${taken.edgeAnchors} times`);
     assert.ok(taken.presence >= 5, `presence tests taken ${taken.presence} times`);
     assert.ok(taken.edgePushdown >= 10, `relationship predicates pushed down ${taken.edgePushdown} times`);
+    assert.ok(taken.matchOnce >= 10, `independent MATCH matched once ${taken.matchOnce} times`);
     assert.ok(taken.columns >= 20, `scans from property columns taken ${taken.columns} times`);
   } finally {
     await t.close();
