@@ -180,14 +180,29 @@ export class GraphSource {
 
   protected pushdown(p: Pushdown): RawBuilder<unknown> {
     const exact = this.exactPushdown(p);
+    const pg = this.db.dialect === 'postgres';
     // A property predicate holds only where the key is in the JSON text: a plain substring test first,
     // far cheaper than parsing every row's properties (most keys are absent from most nodes).
+    let present: RawBuilder<unknown> | null = null;
     if ('key' in p && p.key !== 'objectid' && p.key !== 'name' && /^[A-Za-z0-9_]+$/.test(p.key)) {
       const needle = `"${p.key}"`;
-      const present = this.db.dialect === 'sqlite' ? sql`instr(properties, ${needle}) > 0` : sql`strpos(properties, ${needle}) > 0`;
-      return sql`(${present} and ${exact})`;
+      present = pg ? sql`strpos(properties, ${needle}) > 0` : sql`instr(properties, ${needle}) > 0`;
     }
-    return exact;
+    // A string test (=, STARTS / ENDS WITH, CONTAINS) holds only where the JSON text holds the value's
+    // characters (plain ones: JSON writes them as they are): a substring test before parsing the row
+    // (a key every node has, such as name, is otherwise extracted from every row).
+    const value = 'key' in p && p.key !== 'objectid' && (p.op === '=' || p.op === 'starts' || p.op === 'ends' || p.op === 'contains') && typeof p.value === 'string' && PLAIN.test(p.value) ? p.value : null;
+    if (value !== null) {
+      const insensitive = p.op !== '=' && (!pg || (p as { caseInsensitive?: boolean }).caseInsensitive === true);
+      const pattern = `%${escapeLike(value)}%`;
+      const holds = (column: RawBuilder<unknown>) => (!insensitive
+        ? (pg ? sql`strpos(${column}, ${value}) > 0` : sql`instr(${column}, ${value}) > 0`)
+        : (pg ? sql`${column} ilike ${pattern} escape '\\'` : sql`${column} like ${pattern} escape '\\'`));
+      // name may also come from its column (when the properties lack it).
+      const text = 'key' in p && p.key === 'name' ? sql`(${holds(sql`properties`)} or ${holds(sql`coalesce(name, '')`)})` : holds(sql`properties`);
+      present = present === null ? text : sql`${present} and ${text}`;
+    }
+    return present === null ? exact : sql`(${present} and ${exact})`;
   }
 
   private exactPushdown(p: Pushdown): RawBuilder<unknown> {
@@ -309,6 +324,9 @@ export function edgePushdownable(p: Pushdown): boolean {
   if (p.op === 'tag' || p.op === 'kind') return false;
   return p.key !== 'objectid' && p.key !== 'name';
 }
+
+/** Printable ASCII but the characters JSON may escape (quote, backslash, slash): written as they are in any JSON text. */
+const PLAIN = /^[ !#-.0-\[\]-~]+$/;
 
 function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
