@@ -85,8 +85,12 @@ export class ExecContext {
     for (const [id, p] of await this.source.edgeProperties(missing)) this.edgeProps.set(id, p);
   }
 
+  /** While set, reading details not loaded throws NEEDS_DETAILS (filterReady decides what it can without them first). */
+  probing = false;
+
   node(id: number): NodeData {
     const n = this.nodes.get(id);
+    if (n === undefined && this.probing) throw NEEDS_DETAILS;
     // Every evaluation site loads its rows' nodes first (ensureRows); a node deleted since the view was taken reads as empty.
     return n ?? { id, objectid: '', name: null, kinds: this.view.kinds(id), properties: {}, lastSeen: 0 };
   }
@@ -128,6 +132,9 @@ export class ExecContext {
 }
 
 const CHECK_EVERY = 4096;
+
+/** Thrown (while probing) by a read of node or relationship details not loaded yet. */
+export const NEEDS_DETAILS: unknown = Object.freeze({ needsDetails: true });
 
 /** Node properties as Cypher sees them: the stored object, with objectid, name and lastseen from their columns when absent. */
 function withColumns(n: NodeData): NodeData {

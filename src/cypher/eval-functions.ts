@@ -1,5 +1,5 @@
 import type { Expr } from './ast.ts';
-import type { ExecContext } from './context.ts';
+import { NEEDS_DETAILS, type ExecContext } from './context.ts';
 import { typeName } from './eval.ts';
 import { DateTimeValue, isMap, NodeRef, PathValue, RelRef, type Value } from './values.ts';
 
@@ -196,7 +196,10 @@ const FUNCTIONS: Record<string, Fn> = {
 function properties(v: Value, e: Call, ctx: ExecContext): Record<string, Value> | null {
   if (v === null) return null;
   if (v instanceof NodeRef) return { ...(ctx.node(v.id).properties as Record<string, Value>) };
-  if (v instanceof RelRef) return { ...((ctx.edgeProps.get(v.id)?.properties ?? {}) as Record<string, Value>) };
+  if (v instanceof RelRef) {
+    if (ctx.probing && !ctx.edgeProps.has(v.id)) throw NEEDS_DETAILS;
+    return { ...((ctx.edgeProps.get(v.id)?.properties ?? {}) as Record<string, Value>) };
+  }
   if (isMap(v)) return v;
   return ctx.fail(e.at, `type mismatch: ${e.name}() needs a node, a relationship or a map`);
 }

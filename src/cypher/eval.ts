@@ -1,5 +1,5 @@
 import type { Expr, LabelExpr } from './ast.ts';
-import type { ExecContext } from './context.ts';
+import { NEEDS_DETAILS, type ExecContext } from './context.ts';
 import { callFunction } from './eval-functions.ts';
 import { compare, DateTimeValue, equals, isMap, NodeRef, PathValue, RelRef, type Row, type Value } from './values.ts';
 
@@ -199,6 +199,7 @@ function property(target: Value, key: string, e: Expr, ctx: ExecContext): Value 
   if (target instanceof NodeRef) return (ctx.node(target.id).properties[key] as Value) ?? null;
   if (target instanceof RelRef) {
     const p = ctx.edgeProps.get(target.id);
+    if (!p && ctx.probing) throw NEEDS_DETAILS;
     if (!p) return ctx.fail(e.at, 'internal: relationship properties not loaded');
     return (p.properties[key] as Value) ?? null;
   }

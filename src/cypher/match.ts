@@ -1,5 +1,5 @@
 import type { Expr, NodePattern, PatternPart, RelPattern } from './ast.ts';
-import type { ExecContext } from './context.ts';
+import { NEEDS_DETAILS, type ExecContext } from './context.ts';
 import { evaluate, labelsMatch, truth } from './eval.ts';
 import type { Edge } from '../graph/engine/index.ts';
 import { expandTypes } from './macros.ts';
@@ -48,8 +48,9 @@ const STOP_CHUNK = 4096;
  * extended a chunk at a time, stopping once `stopAfter` matches exist; the first matches are the
  * same as without it. (Variable-length steps order matches by length across all anchors: no early stop.)
  */
-async function matchPart(part: PatternPart, inputs: Array<{ row: Row; used: Set<number> }>, where: Expr[], ctx: ExecContext, stopAfter?: number) {
+async function matchPart(given: PatternPart, inputs: Array<{ row: Row; used: Set<number> }>, where: Expr[], ctx: ExecContext, stopAfter?: number) {
   const bound = new Set(Object.keys(inputs[0]?.row ?? {}));
+  const part = ctx.plan.edgePushdown ? narrowTypes(given, bound, where) : given;
   const counts = await labelCounts(part, ctx);
   const estimates = estimateNodes(part, bound, where, (l) => counts.get(l) ?? Infinity, constantsFor(inputs, ctx), ctx.plan.presence);
   const allowed = ctx.plan.edgePushdown ? await relationshipFilters(part, bound, where, constantsFor(inputs, ctx), ctx) : new Map<number, RelFilter>();
@@ -296,6 +297,32 @@ function endCandidates(part: PatternPart, estimates: NodeEstimate[], ctx: ExecCo
   return out;
 }
 
+/** A kind no relationship has (a type list narrowed to nothing). */
+const NO_KIND = '\u0000none';
+
+/**
+ * A part whose one-step relationships with a type list take only the types WHERE lets through:
+ * `r:K` / `NOT r:K` (any label expression) is, for a relationship of type k, the same test for every
+ * such relationship, so the types failing it are dropped (the conjunct is still evaluated).
+ */
+function narrowTypes(part: PatternPart, bound: ReadonlySet<string>, where: Expr[]): PatternPart {
+  let changed = false;
+  const rels = part.rels.map((r) => {
+    if (part.shortest || r.range !== null || r.variable === null || bound.has(r.variable) || r.types.length === 0) return r;
+    let kinds = expandTypes(r.types);
+    for (const c of where) {
+      const negated = c.t === 'not';
+      const test = c.t === 'not' ? c.arg : c;
+      if (test.t !== 'haslabels' || test.target.t !== 'var' || test.target.name !== r.variable) continue;
+      const labels = test.labels;
+      kinds = kinds.filter((k) => labelsMatch(labels, (l) => l === k) !== negated);
+      changed = true;
+    }
+    return kinds.length === expandTypes(r.types).length ? r : { ...r, types: kinds.length > 0 ? kinds : [NO_KIND] };
+  });
+  return changed ? { ...part, rels } : part;
+}
+
 /** Most relationships a pushed-down relationship predicate may select to be used (more: matched as without it). */
 const MAX_REL_FILTER = 100_000;
 
@@ -378,10 +405,60 @@ async function filterReady(partials: Partial[], pending: Expr[], ctx: ExecContex
     else rest.push(c);
   }
   if (ready.length === 0) return { partials, pending };
-  if (readsDetails(ready)) await ctx.ensureRows(partials.map((p) => p.row), variablesOf(ready));
-  if (ctx.wantEdgeProps) await ctx.ensureEdgeProps(partials.flatMap((p) => p.segs.flatMap((s) => s?.rels.map((r) => r.id) ?? [])));
-  const kept = partials.filter((p) => ready.every((c) => truth(evaluate(c, p.row, ctx), c, ctx) === true));
+  // Conjunct by conjunct, in order, on the rows every earlier one kept (as a row's evaluation stops at
+  // its first conjunct that is not true): details are read only for rows still in question.
+  let kept = partials;
+  for (const c of ready) {
+    if (kept.length === 0) break;
+    let undecided = kept;
+    let passed: Set<Partial> | null = null;
+    if (readsDetails([c]) && mayDecideWithout(c)) {
+      // First without details: a row that `(n:Tag_Tier_Zero) OR n.x …` decides by its label needs none read.
+      ({ undecided, passed } = probe(kept, c, ctx));
+    }
+    if (undecided.length > 0 && readsDetails([c])) {
+      await ctx.ensureRows(undecided.map((p) => p.row), variablesOf([c]));
+      if (ctx.wantEdgeProps) await ctx.ensureEdgeProps(undecided.flatMap((p) => p.segs.flatMap((s) => s?.rels.map((r) => r.id) ?? [])));
+    }
+    const accepted = undecided.filter((p) => truth(evaluate(c, p.row, ctx), c, ctx) === true);
+    if (passed === null) kept = accepted;
+    else {
+      for (const p of accepted) passed.add(p);
+      kept = kept.filter((p) => passed.has(p));
+    }
+  }
   return { partials: kept, pending: rest };
+}
+
+/** Whether a conjunct may be decided without details for some rows: a boolean combination with a part that reads none. */
+function mayDecideWithout(e: Expr): boolean {
+  if (e.t === 'not') return mayDecideWithout(e.arg);
+  if (e.t === 'or' || e.t === 'and' || e.t === 'xor') return e.args.some((a) => !readsDetails([a]) || mayDecideWithout(a));
+  return false;
+}
+
+/**
+ * Evaluates a conjunct on each row without reading details (ctx.probing): the rows it decides (those
+ * passing in `passed`), and those whose evaluation needed details. Evaluation is the same with or
+ * without them up to the first read, so a decided row has its final answer (an error is the error).
+ */
+function probe(rows: Partial[], c: Expr, ctx: ExecContext): { undecided: Partial[]; passed: Set<Partial> } {
+  const undecided: Partial[] = [];
+  const passed = new Set<Partial>();
+  ctx.probing = true;
+  try {
+    for (const p of rows) {
+      try {
+        if (truth(evaluate(c, p.row, ctx), c, ctx) === true) passed.add(p);
+      } catch (err) {
+        if (err !== NEEDS_DETAILS) throw err;
+        undecided.push(p);
+      }
+    }
+  } finally {
+    ctx.probing = false;
+  }
+  return { undecided, passed };
 }
 
 /** The variables a list of expressions reads. */
