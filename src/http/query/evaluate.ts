@@ -2,7 +2,8 @@
  * The query engine's filters and sort (apply.ts) over rows held in process, for the cases whose meaning does not
  * depend on the database: numbers, 0/1 booleans, timestamps (integer micros), exact string equality, enum names.
  * Anything whose result depends on the database's text rules (`~eq` on free text: lower(); ordering by text: the
- * collation; `gt`/`lt` on text) answers null: the database must answer. Same conditions as filterConditions, same
+ * collation, unless the caller holds each row's rank in the database's order, TextRanks; `gt`/`lt` on text) answers
+ * null: the database must answer. Same conditions as filterConditions, same
  * order as applySort (NULLs last ascending and first descending, then the tie-breaker ascending).
  *
  * Rows are keyed by the column names without their table (`client_jobs.status` → `status`).
@@ -16,12 +17,19 @@ type Test = (row: Row) => boolean;
 
 const key = (column: string) => column.slice(column.lastIndexOf('.') + 1);
 
+/**
+ * Text columns whose order the database gave: per column key, the row field holding each row's
+ * `dense_rank() over (order by <column>)` as the database computed it over these rows (its collation: equal values
+ * share a rank, NULLs aside), so a sort by that column can be made here.
+ */
+export type TextRanks = Readonly<Record<string, string>>;
+
 /** The rows the query selects, in its order; null when the database must answer. */
-export function evaluateQuery<R extends Row>(rows: readonly R[], q: CompiledQuery, parsed: ParsedQuery): R[] | null {
+export function evaluateQuery<R extends Row>(rows: readonly R[], q: CompiledQuery, parsed: ParsedQuery, ranks: TextRanks = {}): R[] | null {
   const tests = filterTests(q, parsed, rows);
   if (!tests) return null;
   const out = tests.length ? rows.filter((r) => tests.every((t) => t(r))) : [...rows];
-  return sortRows(out, q, parsed);
+  return sortRows(out, q, parsed, ranks);
 }
 
 function filterTests(q: CompiledQuery, parsed: ParsedQuery, rows: readonly Row[]): Test[] | null {
@@ -114,9 +122,12 @@ function notEqualAny(f: CompiledFilter, name: string): Test {
   return f.nullable ? () => true : (r) => r[name] != null;
 }
 
-/** applySort's order, for columns holding only numbers (and NULLs); null when a sort column holds anything else. */
-function sortRows<R extends Row>(rows: R[], q: CompiledQuery, parsed: ParsedQuery): R[] | null {
-  const terms: Array<{ name: string; descending: boolean }> = [];
+/**
+ * applySort's order, for columns holding only numbers (and NULLs), and text columns with ranks from the database
+ * (TextRanks); null when a sort column holds anything else.
+ */
+function sortRows<R extends Row>(rows: R[], q: CompiledQuery, parsed: ParsedQuery, ranks: TextRanks): R[] | null {
+  const terms: Array<{ name: string; descending: boolean; rank?: string }> = [];
   const used = new Set<string>();
   for (const term of parsed.sort) {
     const column = q.sortable.get(term.name);
@@ -127,15 +138,16 @@ function sortRows<R extends Row>(rows: R[], q: CompiledQuery, parsed: ParsedQuer
   }
   if (q.tieBreaker !== undefined && !used.has(q.tieBreaker)) terms.push({ name: key(q.tieBreaker), descending: false });
   for (const t of terms) {
-    for (const r of rows) {
-      const v = r[t.name];
-      if (v !== null && typeof v !== 'number') return null;
-    }
+    if (rows.every((r) => r[t.name] === null || typeof r[t.name] === 'number')) continue;
+    const rank = ranks[t.name];
+    if (rank === undefined || !rows.every((r) => r[t.name] === null || (typeof r[t.name] === 'string' && typeof r[rank] === 'number'))) return null;
+    t.rank = rank;
   }
   return rows.sort((a, b) => {
-    for (const { name, descending } of terms) {
-      const x = a[name] as number | null;
-      const y = b[name] as number | null;
+    for (const { name, descending, rank } of terms) {
+      // A ranked text column: its rank in the database's order (NULL stays NULL).
+      const x = (rank === undefined || a[name] === null ? a[name] : a[rank]) as number | null;
+      const y = (rank === undefined || b[name] === null ? b[name] : b[rank]) as number | null;
       if (x === y) continue;
       // NULLs last ascending, first descending (PostgreSQL's default, spelled out on SQLite).
       if (x === null) return descending ? -1 : 1;

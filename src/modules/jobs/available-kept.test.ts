@@ -1,7 +1,8 @@
 /**
  * GET /jobs/available answered from the client's kept ready jobs (src/http/query/evaluate.ts) is the answer of the
  * database's own statement: random filters and sorts of the query grammar (numbers, booleans, timestamps with every
- * predicate, enum names, nulls, text equality; and the shapes the database must answer: text order, `~eq` on text),
+ * predicate, enum names, nulls, text equality, text order by the ranks the database gave; and the shape the database
+ * must answer: `~eq` on text),
  * each compared with jobsSelect + applyFilters + applySort run on the database.
  */
 import { after, before, test } from 'node:test';
@@ -58,7 +59,7 @@ test('available from the kept ready jobs = the database statement, over random f
     () => `client_id=${pick(['eq', 'neq'])}:${pick([client.id, '0e0d0c0b-0a09-0807-0605-040302010000'])}`,
     () => `start_time=${pick(['eq:null', 'neq:null'])}`,
   ];
-  const sorts = ['execution_time', '-execution_time', 'id', '-id', 'created_at', '-start_time', 'start_time', 'domain_controller', '-domain_controller', 'execution_time,-id'];
+  const sorts = ['execution_time', '-execution_time', 'id', '-id', 'created_at', '-start_time', 'start_time', 'domain_controller', '-domain_controller', 'execution_time,-id', 'log_path', '-log_path', 'event_title', '-event_title,-id', 'domain_controller,-execution_time'];
   let compared = 0;
   for (let i = 0; i < 400; i++) {
     const parts = Array.from({ length: Math.floor(r() * 3) }, () => pick(clauses)());

@@ -126,7 +126,7 @@ export async function availableBody(db: Db, clientId: string, parsed: ParsedQuer
   const flags = { ous: parsed.params.hydrate_ous !== false, domains: parsed.params.hydrate_domains !== false };
   // From the client's kept ready jobs when the query's meaning does not depend on the database (evaluate.ts).
   const view = db.versions.usable() ? await (await readyView(db))(clientId) : undefined;
-  const kept = view ? evaluateQuery(view.rows.filter((r) => r.execution_time !== null && Number(r.execution_time) <= plan.now), availableQuery, parsed) : null;
+  const kept = view ? evaluateQuery(view.rows.filter((r) => r.execution_time !== null && Number(r.execution_time) <= plan.now), availableQuery, parsed, TEXT_RANKS) : null;
   let rows = kept;
   if (!rows) {
     let qb = jobsSelect(db.kysely)
@@ -182,6 +182,7 @@ async function readyView(db: Db): Promise<(clientId: string) => Promise<ReadyVie
     const keep = kept.prepare(clientId, ANSWER_READS);
     const rows = await readyRows(db.kysely, [JobStatus.ready, clientId]);
     const ready = rows.filter((r) => r.id !== null) as unknown as JobWithClient[];
+    for (const r of ready as unknown as Array<Record<string, unknown>>) for (const rank of Object.values(TEXT_RANKS)) r[rank] = Number(r[rank]);
     const view: ReadyView = {
       version: rows.length ? Number(rows[0].jobs_version) : -1,
       times: ready.filter((r) => r.execution_time !== null).map((r) => Number(r.execution_time)),
@@ -194,11 +195,21 @@ async function readyView(db: Db): Promise<(clientId: string) => Promise<ReadyVie
   };
 }
 
-/** The client (one row even without ready jobs) and its ready jobs as jobsSelect reads them, in one statement. */
+/**
+ * The text columns a poll may sort by, each with the field of its rank in the database's order over the client's
+ * ready jobs (evaluate.ts TextRanks): a sort by them is then made in process, with the database's collation.
+ */
+const TEXT_RANKS = { domain_controller: 'rank_domain_controller', log_path: 'rank_log_path', event_title: 'rank_event_title' } as const;
+
+/**
+ * The client (one row even without ready jobs) and its ready jobs as jobsSelect reads them, with the ranks of their
+ * text columns (TEXT_RANKS), in one statement.
+ */
 const readyRows = prepared((k) => k.selectFrom('clients')
   .leftJoin('client_jobs', (j) => j.onRef('client_jobs.client_id', '=', 'clients.id').on('client_jobs.status', '=', JobStatus.ready))
   .select(JOB_COLUMNS.map((c) => `client_jobs.${c}` as const))
   .select(['clients.name as client_name', 'clients.jobs_version'])
+  .select(Object.entries(TEXT_RANKS).map(([column, rank]) => sql<number>`dense_rank() over (order by ${sql.ref(`client_jobs.${column}`)})`.as(rank)))
   .where('clients.id', '=', ''));
 
 /** The ETag from a kept view (the same material as availableEtag's), and when the next ready job falls due. */
