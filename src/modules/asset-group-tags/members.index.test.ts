@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 import { upsertEdges, upsertNodes } from '../../graph/store.repository.ts';
 import { applyPaging, applySort, filterConditions, parseQuery } from '../../http/query/index.ts';
-import { membersQuery } from './members.repository.ts';
+import { memberJson, membersQuery, type MemberRow } from './members.repository.ts';
 import { ENV, ENV2 } from './test-graph.ts';
 
 let t: TestApp;
@@ -84,4 +84,36 @@ test('the index follows membership changes (a new member, a removed selector)', 
   assert.equal((await t.request({ method: 'DELETE', url: `/api/v2/asset-group-tags/${tagId}/selectors/${sel.json().data.id}`, token: admin })).statusCode, 204);
   const after = { name: '~eq:newcomer', sort_by: 'name' };
   assert.deepEqual(await answer(after), await expected(after));
+});
+
+/** The members of a page as the database renders them (memberJson of its own rows), in the answer's order. */
+async function renderedByDatabase(ids: number[]): Promise<unknown[]> {
+  const rows = await t.db.kysely.selectFrom('asset_group_tag_members as m').innerJoin('nodes as n', 'n.id', 'm.node_id')
+    .select(['m.node_id', 'm.objectid', 'm.name', 'm.primary_kind', 'm.environment_id', 'm.source', 'n.properties'])
+    .where('m.tag_id', '=', tagId).where('m.node_id', 'in', ids).execute();
+  const byId = new Map(rows.map((r) => [Number(r.node_id), JSON.parse(memberJson(r as MemberRow, tagId))]));
+  return ids.map((id) => byId.get(id));
+}
+
+test('kept members JSON (read by pages, then the whole tag at once) is what the database renders, and follows node writes', async () => {
+  const pages: Array<Record<string, string>> = [{ sort_by: 'name', skip: '0', limit: '25' }, { sort_by: '-objectid', skip: '100', limit: '30' }, { sort_by: '-name', name: '~eq:a', skip: '5', limit: '40' }];
+  const whole = [{ sort_by: 'objectid', limit: '0' }]; // every member: most of them kept by the pass over the tag
+  const check = async (queries: Array<Record<string, string>>) => {
+    for (const query of queries) {
+      const res = await t.request({ method: 'GET', url: `/api/v2/asset-group-tags/${tagId}/members`, token: admin, query });
+      const members = (res.json() as { data: { members: Array<{ id: number }> } }).data.members;
+      assert.ok(members.length > 0);
+      assert.deepEqual(members, await renderedByDatabase(members.map((m) => m.id)), JSON.stringify(query));
+    }
+  };
+  await check(pages); // the first pages read their rows and start the pass over the tag
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  await check(whole);
+  const all = await t.db.kysely.selectFrom('asset_group_tag_members').select('objectid').where('tag_id', '=', tagId).execute();
+  await upsertNodes(t.db.kysely, all.map((m) => ({ objectid: m.objectid, kinds: ['Base'], properties: { kept_test: 'changed' } })));
+  const res = await t.request({ method: 'GET', url: `/api/v2/asset-group-tags/${tagId}/members`, token: admin, query: { sort_by: 'name', limit: '5' } });
+  for (const m of (res.json() as { data: { members: Array<{ properties: Record<string, unknown> }> } }).data.members) assert.equal(m.properties.kept_test, 'changed');
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  await check(whole);
+  await check(pages);
 });

@@ -14,7 +14,8 @@
  * checked again after the page's read); never used while the versions are not usable, nor for tags over
  * MAX_INDEXED members. Memory: about 200 bytes per member (≈ 40 MB for 200,000), built on the first such request, plus
  * recent filters' match sets (one byte per member each, plus, per sort asked, the matches' positions in that order:
- * four bytes per match; at most MATCH_BYTES_KEPT of sets and RANKED_BYTES_KEPT of positions).
+ * four bytes per match; at most MATCH_BYTES_KEPT of sets and RANKED_BYTES_KEPT of positions), plus the members' JSON
+ * (RenderedMembers: its bytes and eight per member, at most RENDERED_BYTES per database).
  */
 import { sql, type Kysely } from 'kysely';
 import type { Db } from '../../db/create-db.ts';
@@ -47,7 +48,7 @@ interface TagIndex {
   matchBytes: number;
   rankedBytes: number;
   /** The members' JSON read so far (see renderedOf). */
-  rendered?: { stamp: string; json: Map<number, Buffer>; bytes: number };
+  rendered?: Arena;
 }
 
 interface MatchSet {
@@ -107,6 +108,7 @@ async function indexOf(db: Db, tagId: number): Promise<TagIndex | null> {
   perDb.set(tagId, building);
   const built = await building;
   if (perDb.get(tagId) === building) {
+    if (held && !(held instanceof Promise)) held.rendered?.release(); // replaced: its kept JSON goes
     if (built) perDb.set(tagId, built);
     else perDb.delete(tagId);
   }
@@ -225,30 +227,117 @@ export interface Matches {
 }
 
 /**
- * Each member's JSON (memberJson), by position, filled as pages are read: valid while asset_group_tag_members and
- * nodes (its properties) are unchanged, at most RENDERED_BYTES per tag (then nothing more is kept).
+ * Each member's JSON (memberJson), by position: valid while asset_group_tag_members and nodes (its properties) are
+ * unchanged. Filled as pages are read and, once asked, by one pass over the whole tag in `ord` order (`fill`: the
+ * members' rows in node-id order read a range at a time, between other requests), so that every later page is a
+ * slice of kept bytes and runs no statement. Held compactly: the JSON in 1 MiB chunks, eight bytes of position per
+ * member; at most RENDERED_BYTES per database across tags (then nothing more is kept).
  */
 export interface RenderedMembers {
-  json: Map<number, Buffer>;
-  keep(position: number, json: Buffer): void;
+  get(position: number): Buffer | undefined;
+  keep(position: number, json: string): Buffer;
+  /** Reads and keeps every member not kept yet, `read(from, to)` giving the rows of positions from … to-1 (once). */
+  fill(read: (from: number, to: number) => Promise<Array<{ position: number; json: string }>>): void;
 }
 const RENDERED_TABLES = ['asset_group_tag_members', 'nodes'] as const;
-const RENDERED_BYTES = 32 * 1024 * 1024;
+const RENDERED_BYTES = 128 * 1024 * 1024;
+const CHUNK = 1024 * 1024;
+/** Members read per statement by `fill`. */
+const FILL_BATCH = 1000;
+/** Bytes held by the arenas of each database (all tags). */
+const arenaBytes = new WeakMap<Db, { bytes: number }>();
+
+class Arena {
+  /** Where each position's JSON starts (chunk * CHUNK + offset), -1 while not kept; and its length. */
+  readonly start: Int32Array;
+  readonly length: Int32Array;
+  private readonly chunks: Buffer[] = [];
+  private used = CHUNK;
+  bytes = 0;
+  filling = false;
+
+  constructor(readonly stamp: string, size: number, private readonly budget: { bytes: number }) {
+    this.start = new Int32Array(size).fill(-1);
+    this.length = new Int32Array(size);
+  }
+
+  get(position: number): Buffer | undefined {
+    const at = this.start[position];
+    if (at < 0) return undefined;
+    const chunk = this.chunks[Math.floor(at / CHUNK)];
+    const offset = at % CHUNK;
+    return chunk.subarray(offset, offset + this.length[position]);
+  }
+
+  /** Keeps `json` for `position` if it fits (a member over a quarter chunk is not kept); false when it does not. */
+  put(position: number, json: string): boolean {
+    if (this.start[position] >= 0) return true;
+    const n = Buffer.byteLength(json);
+    if (n > CHUNK / 4) return true;
+    if (this.used + n > CHUNK) {
+      if (this.budget.bytes + CHUNK > RENDERED_BYTES) return false;
+      this.chunks.push(Buffer.allocUnsafe(CHUNK));
+      this.budget.bytes += CHUNK;
+      this.bytes += CHUNK;
+      this.used = 0;
+    }
+    const chunk = this.chunks.length - 1;
+    this.chunks[chunk].write(json, this.used, 'utf8');
+    this.start[position] = chunk * CHUNK + this.used;
+    this.length[position] = n;
+    this.used += n;
+    return true;
+  }
+
+  release(): void {
+    this.budget.bytes -= this.bytes;
+    this.bytes = 0;
+    this.chunks.length = 0;
+    this.start.fill(-1);
+    this.used = CHUNK;
+  }
+}
+
+function budgetOf(db: Db): { bytes: number } {
+  let b = arenaBytes.get(db);
+  if (!b) arenaBytes.set(db, (b = { bytes: 0 }));
+  return b;
+}
 
 function renderedOf(db: Db, ix: TagIndex): RenderedMembers | null {
   // Positions are the index's: its members table must be the one the kept JSON is of.
   if (!db.versions.usable() || db.versions.snapshot(TABLES) !== ix.stamp) return null;
   const stamp = db.versions.snapshot(RENDERED_TABLES);
   let held = ix.rendered;
-  if (!held || held.stamp !== stamp) ix.rendered = held = { stamp, json: new Map(), bytes: 0 };
-  const store = held;
+  if (!held || held.stamp !== stamp) {
+    held?.release();
+    ix.rendered = held = new Arena(stamp, ix.size, budgetOf(db));
+  }
+  const arena = held;
+  // Only what was read with the tables as the snapshot saw them (a write since: not kept).
+  const current = () => ix.rendered === arena && db.versions.usable() && db.versions.snapshot(RENDERED_TABLES) === arena.stamp;
   return {
-    json: store.json,
+    get: (position) => arena.get(position),
     keep(position, json) {
-      // Only what was read with the tables as the snapshot saw them (a write since: not kept).
-      if (store.bytes + json.length > RENDERED_BYTES || ix.rendered !== store || db.versions.snapshot(RENDERED_TABLES) !== store.stamp) return;
-      store.json.set(position, json);
-      store.bytes += json.length + 96;
+      if (current() && arena.put(position, json)) return arena.get(position) ?? Buffer.from(json);
+      return Buffer.from(json);
+    },
+    fill(read) {
+      if (arena.filling) return;
+      arena.filling = true;
+      void (async () => {
+        for (let from = 0; from < ix.size; from += FILL_BATCH) {
+          const to = Math.min(ix.size, from + FILL_BATCH);
+          let missing = false;
+          for (let p = from; p < to && !missing; p++) missing = arena.start[p] < 0;
+          if (!missing) continue;
+          await new Promise((resolve) => setImmediate(resolve)); // other requests first
+          if (!current()) return;
+          const rows = await read(from, to);
+          if (!current()) return;
+          for (const r of rows) if (!arena.put(r.position, r.json)) return;
+        }
+      })().catch(() => {}); // the database may be closing: pages read their rows themselves
     },
   };
 }

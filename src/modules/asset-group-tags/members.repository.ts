@@ -134,7 +134,8 @@ export class MembersQuery {
   /**
    * One page as each member's JSON (memberJson) in UTF-8. Sorted or filtered pages take the members' JSON kept by the
    * index (members.index.ts: valid while the members and nodes tables are unchanged) and read only the others, by
-   * `ord`. Bytes, not strings: a page is then one copy of flat bytes (joining kept strings flattens them every time).
+   * `ord`; the first such miss starts the pass that keeps the whole tag's (a range of `ord` per statement). Bytes, not
+   * strings: a page is then one copy of flat bytes (joining kept strings flattens them every time).
    */
   async pageJson(skip: number, limit: number, total: number): Promise<Buffer[]> {
     const indexed = await this.matches();
@@ -144,11 +145,18 @@ export class MembersQuery {
       const out = new Array<Buffer>(wanted.length);
       const missing: number[] = [];
       for (let i = 0; i < wanted.length; i++) {
-        const json = kept?.json.get(wanted[i]);
+        const json = kept?.get(wanted[i]);
         if (json === undefined) missing.push(wanted[i]);
         else out[i] = json;
       }
       if (missing.length === 0) return out;
+      // The rest of the tag's members are read once, a range of positions at a time, between other requests.
+      kept?.fill(async (from, to) => {
+        const rows = (await this.db.kysely.selectFrom('asset_group_tag_members as m').innerJoin('nodes as n', 'n.id', 'm.node_id')
+          .select([...PAGE_COLUMNS, 'm.ord']).where('m.tag_id', '=', this.tagId).where('m.ord', '>=', from).where('m.ord', '<', to)
+          .execute()) as Array<MemberRow & { ord: number }>;
+        return rows.map(({ ord, ...row }) => ({ position: Number(ord), json: memberJson(row, this.tagId) }));
+      });
       const rows = (await this.db.kysely.selectFrom('asset_group_tag_members as m').innerJoin('nodes as n', 'n.id', 'm.node_id')
         .select([...PAGE_COLUMNS, 'm.ord']).where('m.tag_id', '=', this.tagId).where('m.ord', 'in', missing).execute()) as Array<MemberRow & { ord: number }>;
       if (rows.length === missing.length && indexStillValid(this.db, indexed.stamp)) {
@@ -156,8 +164,8 @@ export class MembersQuery {
         for (let i = 0; i < wanted.length; i++) {
           if (out[i] !== undefined) continue;
           const { ord: _, ...row } = byOrd.get(wanted[i])!;
-          out[i] = Buffer.from(memberJson(row, this.tagId));
-          kept?.keep(wanted[i], out[i]);
+          const json = memberJson(row, this.tagId);
+          out[i] = kept ? kept.keep(wanted[i], json) : Buffer.from(json);
         }
         return out;
       }
