@@ -12,7 +12,7 @@
  * The stamp is read before the rows: a write in between can only make the ETag stale (one more 200
  * later), never make a 304 hide a change.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { sql, type CompiledQuery, type Kysely } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { Db } from '../../db/create-db.ts';
@@ -117,8 +117,12 @@ export async function availableEtag(db: Q, clientId: string, parsed: ParsedQuery
     else graph = await graphStamp(db, await readyTargets(db, clientId, version));
   }
   const material = `${rawQuery}\n${version}\n${Number(stamp?.due ?? 0)}\n${graph}`;
-  const etag = `"${createHash('sha256').update(material).digest('base64url').slice(0, 27)}"`;
-  return { etag, now };
+  return { etag: etagOf(material), now };
+}
+
+/** The ETag of a stamp's material: SHA-256, base64url, 27 characters (one-shot: no Hash object per poll). */
+function etagOf(material: string): string {
+  return `"${hash('sha256', material, 'base64url').slice(0, 27)}"`;
 }
 
 /** The answer's bytes (serialised here: the schema's OU/domain unions are slow in fast-json-stringify). */
@@ -224,7 +228,7 @@ function planFrom(view: ReadyView, parsed: ParsedQuery, rawQuery: string): Avail
   }
   const graph = hydrate && view.version !== -1 ? view.graph : '-';
   const material = `${rawQuery}\n${view.version}\n${due}\n${graph}`;
-  return { etag: `"${createHash('sha256').update(material).digest('base64url').slice(0, 27)}"`, now, dueAt };
+  return { etag: etagOf(material), now, dueAt };
 }
 
 /**
