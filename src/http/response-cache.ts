@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunc
 import type { Database } from '../db/database.ts';
 import type { DataVersions } from '../db/data-versions.ts';
 import { VersionedCache } from './bounded-cache.ts';
-import { markKept } from './compression.ts';
+import { acceptsGzip, markKept } from './compression.ts';
 import { toArray } from './route.ts';
 
 /**
@@ -18,8 +18,9 @@ import { toArray } from './route.ts';
  * depend on the clock must not opt in. Bounded by bytes; the oldest entry goes first.
  *
  * The fill is an app-wide onSend hook, registered before compression's (src/http/compression.ts),
- * so it keeps identity bytes; it sends the kept Buffer itself (marked kept), whose gzip form is then
- * computed once for the miss and every hit.
+ * so it keeps identity bytes; it sends the kept Buffer itself, marked kept (its gzip form computed
+ * once, then reused by every hit) when the client takes gzip, else at its first hit (most distinct
+ * answers are never asked again: marking each costs a WeakMap entry).
  */
 export interface CacheSpec {
   reads: ReadonlyArray<keyof Database & string>;
@@ -55,7 +56,7 @@ export function registerResponseCache(app: FastifyInstance, versions: DataVersio
       const key = `${request.method} ${spec.scope ? spec.scope(request) : ''} ${request.url}`;
       const hit = cache.get(key, spec.reads);
       if (hit) {
-        reply.type(hit.contentType).send(hit.body); // answered: done() is not called
+        reply.type(hit.contentType).send(markKept(hit.body)); // answered: done() is not called
         return;
       }
       request.cacheFill = cache.prepare(key, spec.reads);
@@ -68,7 +69,9 @@ export function registerResponseCache(app: FastifyInstance, versions: DataVersio
     if (keep && reply.statusCode === 200 && (typeof payload === 'string' || Buffer.isBuffer(payload))) {
       const contentType = reply.getHeader('content-type');
       if (typeof contentType === 'string') {
-        const body = markKept(Buffer.isBuffer(payload) ? payload : Buffer.from(payload));
+        // Marked kept (its gzip form memoised) when a client that takes gzip asks: now, or at its first hit.
+        const body = Buffer.isBuffer(payload) ? payload : Buffer.from(payload);
+        if (acceptsGzip(request)) markKept(body);
         keep({ body, contentType });
         return done(null, body);
       }
