@@ -70,6 +70,8 @@ export class MembersQuery {
   /** Sorted or filtered requests: their matches from the in-process index (members.index.ts), once asked. */
   private indexed?: Promise<Matches | null>;
   private built?: { conditions: Expression<SqlBool>[]; ftsDriven: boolean };
+  /** Whether the last pageJson was made of kept members' JSON only (no statement). */
+  fromKept = false;
 
   constructor(private readonly db: Db, private readonly tagId: number, private readonly parsed: ParsedQuery) {
     this.environments = environmentsOf(parsed);
@@ -149,7 +151,10 @@ export class MembersQuery {
         if (json === undefined) missing.push(wanted[i]);
         else out[i] = json;
       }
-      if (missing.length === 0) return out;
+      if (missing.length === 0) {
+        this.fromKept = true;
+        return out;
+      }
       // The rest of the tag's members are read once, a range of positions at a time, between other requests.
       kept?.fill(async (from, to) => {
         const rows = (await this.db.kysely.selectFrom('asset_group_tag_members as m').innerJoin('nodes as n', 'n.id', 'm.node_id')

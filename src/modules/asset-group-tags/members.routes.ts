@@ -62,6 +62,8 @@ export const memberRoutes = [
       reply.type(JSON_TYPE);
       if (limit === 0 && count - skip > STREAM_BATCH) return reply.send(Readable.from(streamMembers(q, head, skip, count, tagId)));
       const members = await q.pageJson(skip, limit, count);
+      // Made of kept JSON without a statement: cheaper to make again than to keep a copy of in the response cache.
+      if (q.fromKept) request.cacheFill = null;
       const parts: Buffer[] = [Buffer.from(head)];
       for (let i = 0; i < members.length; i++) {
         if (i > 0) parts.push(COMMA);
