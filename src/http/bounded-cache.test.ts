@@ -20,3 +20,28 @@ test('bounded cache: holds at most its bytes, oldest out first, oversized entrie
   cache.delete('k9');
   assert.equal(cache.get('k9'), undefined);
 });
+
+test('bounded cache, random eviction: bounded the same, and a cycle larger than the cache still hits about the share that fits', () => {
+  const cache = new BoundedCache<string>(800, (v) => v.length, 'random');
+  for (let i = 0; i < 10; i++) cache.set(`k${i}`, 'x'.repeat(98));
+  assert.equal(cache.size, 8);
+  cache.set('k3', 'y'); // re-set: recounted, its slot reused
+  cache.delete('k3');
+  assert.equal(cache.get('k3'), undefined);
+  for (let i = 0; i < 10; i++) cache.delete(`k${i}`);
+  assert.equal(cache.size, 0);
+  // 12 keys asked in turn, 8 fit: oldest-first eviction never hits, random keeps a share.
+  const hits = (c: BoundedCache<string>) => {
+    let n = 0;
+    for (let round = 0; round < 50; round++) {
+      for (let i = 0; i < 12; i++) {
+        if (c.get(`c${i}`) !== undefined) n++;
+        else c.set(`c${i}`, 'x'.repeat(97));
+      }
+    }
+    return n;
+  };
+  assert.equal(hits(new BoundedCache<string>(800, (v) => v.length)), 0);
+  assert.ok(hits(cache) > 100);
+  assert.ok(cache.size <= 8);
+});

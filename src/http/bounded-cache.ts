@@ -2,15 +2,25 @@ import type { DataVersions } from '../db/data-versions.ts';
 import { nowMicros } from '../db/time.ts';
 
 /**
+ * Which entry goes when a bounded cache is full: the oldest, or one at random. Random suits values asked in a cycle
+ * (collection clients polling on an interval): there the oldest is the next one asked, so a cache smaller than the
+ * cycle would never be hit, while random eviction keeps about the share of the cycle that fits.
+ */
+export type Eviction = 'oldest' | 'random';
+
+/**
  * A map bounded by the bytes of what it holds (as `sizeOf` counts them when set, plus the key); when
- * full, the oldest entries go first. Entries larger than an eighth of the bound are not kept at all.
+ * full, entries go (the oldest first, or at random: Eviction). Entries larger than an eighth of the bound are not
+ * kept at all.
  */
 export class BoundedCache<V> {
-  private readonly entries = new Map<string, { value: V; size: number }>();
+  private readonly entries = new Map<string, { value: V; size: number; slot: number }>();
+  /** The keys, for a random pick (random eviction only). */
+  private readonly keys: string[] = [];
   private bytes = 0;
   private readonly maxEntryBytes: number;
 
-  constructor(private readonly maxBytes: number, private readonly sizeOf: (value: V) => number) {
+  constructor(private readonly maxBytes: number, private readonly sizeOf: (value: V) => number, private readonly eviction: Eviction = 'oldest') {
     this.maxEntryBytes = Math.max(0, Math.floor(maxBytes / 8));
   }
 
@@ -22,8 +32,12 @@ export class BoundedCache<V> {
     this.delete(key);
     const size = this.sizeOf(value) + key.length;
     if (size > this.maxEntryBytes) return;
-    while (this.bytes + size > this.maxBytes && this.entries.size) this.delete(this.entries.keys().next().value as string);
-    this.entries.set(key, { value, size });
+    while (this.bytes + size > this.maxBytes && this.entries.size) {
+      this.delete(this.eviction === 'random' ? this.keys[Math.floor(Math.random() * this.keys.length)] : this.entries.keys().next().value as string);
+    }
+    let slot = -1;
+    if (this.eviction === 'random') slot = this.keys.push(key) - 1;
+    this.entries.set(key, { value, size, slot });
     this.bytes += size;
   }
 
@@ -32,6 +46,14 @@ export class BoundedCache<V> {
     if (old === undefined) return;
     this.entries.delete(key);
     this.bytes -= old.size;
+    if (old.slot >= 0) {
+      // The last key takes the freed slot.
+      const last = this.keys.pop()!;
+      if (old.slot < this.keys.length) {
+        this.keys[old.slot] = last;
+        this.entries.get(last)!.slot = old.slot;
+      }
+    }
   }
 
   get size(): number {
@@ -49,8 +71,8 @@ export class BoundedCache<V> {
 export class VersionedCache<V> {
   private readonly kept: BoundedCache<{ snapshot: string; validUntil: number; value: V }>;
 
-  constructor(private readonly versions: DataVersions, maxBytes: number, sizeOf: (value: V) => number) {
-    this.kept = new BoundedCache(maxBytes, (e) => sizeOf(e.value));
+  constructor(private readonly versions: DataVersions, maxBytes: number, sizeOf: (value: V) => number, eviction: Eviction = 'oldest') {
+    this.kept = new BoundedCache(maxBytes, (e) => sizeOf(e.value), eviction);
   }
 
   get(key: string, tables: readonly string[]): V | undefined {

@@ -126,10 +126,10 @@ function etagOf(material: string): string {
 }
 
 /** The answer's bytes (serialised here: the schema's OU/domain unions are slow in fast-json-stringify). */
-export async function availableBody(db: Db, clientId: string, parsed: ParsedQuery, plan: AvailablePlan): Promise<string> {
+export async function availableBody(db: Db, clientId: string, parsed: ParsedQuery, plan: AvailablePlan, viewsMb: number): Promise<string> {
   const flags = { ous: parsed.params.hydrate_ous !== false, domains: parsed.params.hydrate_domains !== false };
   // From the client's kept ready jobs when the query's meaning does not depend on the database (evaluate.ts).
-  const view = db.versions.usable() ? await (await readyView(db))(clientId) : undefined;
+  const view = db.versions.usable() && viewsMb > 0 ? await (await readyView(db, viewsMb))(clientId) : undefined;
   const kept = view ? evaluateQuery(view.rows.filter((r) => r.execution_time !== null && Number(r.execution_time) <= plan.now), availableQuery, parsed, TEXT_RANKS) : null;
   let rows = kept;
   if (!rows) {
@@ -176,9 +176,13 @@ interface ReadyView {
 }
 const views = new WeakMap<Db, VersionedCache<ReadyView>>();
 
-async function readyView(db: Db): Promise<(clientId: string) => Promise<ReadyView>> {
+/**
+ * At most `keepMb` of views (each counted as 3 kB per ready job: the row and its JSON forms), evicted at random when
+ * full: clients poll in a cycle, where the oldest view is the next one asked (see Eviction).
+ */
+async function readyView(db: Db, keepMb: number): Promise<(clientId: string) => Promise<ReadyView>> {
   let cache = views.get(db);
-  if (!cache) views.set(db, (cache = new VersionedCache<ReadyView>(db.versions, 16 * 1024 * 1024, (v) => 64 + v.times.length * 8 + v.graph.length + v.rows.length * 3072)));
+  if (!cache) views.set(db, (cache = new VersionedCache<ReadyView>(db.versions, keepMb * 1024 * 1024, (v) => 64 + v.times.length * 8 + v.graph.length + v.rows.length * 3072, 'random')));
   const kept = cache;
   return async (clientId) => {
     const hit = kept.get(clientId, ANSWER_READS);
@@ -243,7 +247,7 @@ const answers = new WeakMap<Db, VersionedCache<KeptAnswer>>();
 /** What a kept answer is counted as before its body is built (the ETag, the plan). */
 const ANSWER_OVERHEAD = 256;
 
-/** `keepMb`: the memory for kept answers (0 = none). */
+/** `keepMb`: the memory for kept answers, and twice that for the clients' ready views (0 = none: the database answers). */
 export async function availableAnswer(db: Db, clientId: string, parsed: ParsedQuery, rawQuery: string, keepMb = 16) {
   let cache = answers.get(db);
   if (!cache) answers.set(db, (cache = new VersionedCache<KeptAnswer>(db.versions, keepMb * 1024 * 1024, (a) => ANSWER_OVERHEAD + (a.body?.length ?? 0))));
@@ -252,7 +256,7 @@ export async function availableAnswer(db: Db, clientId: string, parsed: ParsedQu
   let entry = keepMb > 0 ? cache.get(key, ANSWER_READS) : undefined;
   if (!entry) {
     if (keepMb > 0 && db.versions.usable()) {
-      const { dueAt, ...plan } = planFrom(await (await readyView(db))(clientId), parsed, rawQuery);
+      const { dueAt, ...plan } = planFrom(await (await readyView(db, 2 * keepMb))(clientId), parsed, rawQuery);
       entry = { dueAt, plan, body: null };
     } else {
       const plan = await availableEtag(db.kysely, clientId, parsed, rawQuery);
@@ -268,7 +272,7 @@ export async function availableAnswer(db: Db, clientId: string, parsed: ParsedQu
     etag: found.plan.etag,
     body: async () => {
       if (found.body === null) {
-        const body = Buffer.from(await availableBody(db, clientId, parsed, found.plan));
+        const body = Buffer.from(await availableBody(db, clientId, parsed, found.plan, 2 * keepMb));
         // Kept: sent again as this same Buffer, so its gzip form is made once (src/http/compression.ts).
         found.body = keepMb > 0 ? markKept(body) : body;
         keep(found, found.dueAt); // counted again, with its body
