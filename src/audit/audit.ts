@@ -23,7 +23,7 @@
  * (a login notes the user it is for).
  */
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Db } from '../db/create-db.ts';
 import type { Database } from '../db/database.ts';
@@ -149,29 +149,34 @@ export function registerAudit(app: FastifyInstance): void {
     if (decl && 'exempt' in decl && !decl.exempt.trim()) throw new Error(`route ${options.url}: audit exemption without a reason`);
   });
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  // Callback-style: an answer with nothing to record (every read) costs no promise.
+  app.addHook('onSend', (request, reply, payload, done) => {
     const action = actionOf(request);
-    if (!action || request.auditState?.recorded) return payload;
-    const state = stateOf(request);
-    const messages = errorMessages(payload);
-    if (state.failure !== undefined) messages.unshift(state.failure);
-    if (messages.length === 0) {
-      request.log.error(`${request.method} ${request.routeOptions.url} answered ${reply.statusCode} without recording its audit entry`);
-      messages.push(`answered ${reply.statusCode} without recording the change`);
-    }
-    // Refused at the door: no valid credentials, or the route's guard did not admit the caller.
-    const guarded = !('public' in (request.routeOptions.config?.access ?? {}));
-    const refused = guarded && (reply.statusCode === 401 || request.principal === null);
-    try {
-      const db = request.server.db.kysely;
-      const entry = await entryFor(db, request, refused ? 'UnauthorizedAccessAttempt' : action, 'failure');
-      const fields = refused ? { endpoint: `${request.method} ${request.url.split('?')[0]}` } : JSON.parse(entry.fields);
-      await insertEntry(db, { ...entry, fields: JSON.stringify({ ...fields, error: messages.join('; ') }) });
-      state.recorded = true;
-    } catch (err) {
-      // The answer (already an error) goes out; the lost entry is logged.
-      request.log.error({ err }, 'could not write the audit failure entry');
-    }
-    return payload;
+    if (!action || request.auditState?.recorded) return done(null, payload);
+    recordFailure(request, reply, payload, action).then(() => done(null, payload), (err: Error) => done(err));
   });
+}
+
+/** The failure entry of a request that recorded no success (its answer is an error, or it was refused). */
+async function recordFailure(request: FastifyRequest, reply: FastifyReply, payload: unknown, action: AuditAction): Promise<void> {
+  const state = stateOf(request);
+  const messages = errorMessages(payload);
+  if (state.failure !== undefined) messages.unshift(state.failure);
+  if (messages.length === 0) {
+    request.log.error(`${request.method} ${request.routeOptions.url} answered ${reply.statusCode} without recording its audit entry`);
+    messages.push(`answered ${reply.statusCode} without recording the change`);
+  }
+  // Refused at the door: no valid credentials, or the route's guard did not admit the caller.
+  const guarded = !('public' in (request.routeOptions.config?.access ?? {}));
+  const refused = guarded && (reply.statusCode === 401 || request.principal === null);
+  try {
+    const db = request.server.db.kysely;
+    const entry = await entryFor(db, request, refused ? 'UnauthorizedAccessAttempt' : action, 'failure');
+    const fields = refused ? { endpoint: `${request.method} ${request.url.split('?')[0]}` } : JSON.parse(entry.fields);
+    await insertEntry(db, { ...entry, fields: JSON.stringify({ ...fields, error: messages.join('; ') }) });
+    state.recorded = true;
+  } catch (err) {
+    // The answer (already an error) goes out; the lost entry is logged.
+    request.log.error({ err }, 'could not write the audit failure entry');
+  }
 }

@@ -26,9 +26,15 @@ class RequestLog extends LogController {
   override incomingRequest() {}
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply) {
+    if (!error && !infoEnabled(request)) return; // at `warn` and above: nothing to make
     const ms = Math.round(reply.elapsedTime * 10) / 10;
     const line = `${request.method} ${request.url} ${reply.statusCode} ${ms} ms`;
     if (error) request.log.error({ status: reply.statusCode, ms, err: error }, line);
     else request.log.info({ status: reply.statusCode, ms }, line);
   }
+}
+
+function infoEnabled(request: FastifyRequest): boolean {
+  const log = request.log as { isLevelEnabled?: (level: string) => boolean };
+  return log.isLevelEnabled ? log.isLevelEnabled('info') : true;
 }
