@@ -105,10 +105,11 @@ async function indexOf(db: Db, tagId: number): Promise<TagIndex | null> {
     if (ready && ready.stamp === db.versions.snapshot(TABLES)) return ready;
   }
   const building = load(db, tagId, stamp);
+  const previous = perDb.get(tagId);
+  if (previous && !(previous instanceof Promise)) previous.rendered?.release(); // replaced: its kept JSON goes
   perDb.set(tagId, building);
   const built = await building;
   if (perDb.get(tagId) === building) {
-    if (held && !(held instanceof Promise)) held.rendered?.release(); // replaced: its kept JSON goes
     if (built) perDb.set(tagId, built);
     else perDb.delete(tagId);
   }
