@@ -243,8 +243,8 @@ export interface RenderedMembers {
 const RENDERED_TABLES = ['asset_group_tag_members', 'nodes'] as const;
 const RENDERED_BYTES = 128 * 1024 * 1024;
 const CHUNK = 1024 * 1024;
-/** Members read per statement by `fill`. */
-const FILL_BATCH = 1000;
+/** Members read per statement by `fill` (a few milliseconds of other requests' wait each). */
+const FILL_BATCH = 250;
 /** Bytes held by the arenas of each database (all tags). */
 const arenaBytes = new WeakMap<Db, { bytes: number }>();
 
