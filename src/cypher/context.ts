@@ -31,7 +31,7 @@ export class ExecContext {
   /** Whether expressions read relationship properties (then matched relationships' properties are loaded). */
   wantEdgeProps = false;
   /** Planner choices that may be turned off (tests compare the rows with and without them), and how often each was taken. */
-  readonly plan = { edgeAnchors: true, presence: true, edgePushdown: true, matchOnce: true, edgeAnchorsTaken: 0, presenceTaken: 0, edgePushdownTaken: 0, matchOnceTaken: 0 };
+  readonly plan = { edgeAnchors: true, presence: true, edgePushdown: true, matchOnce: true, sqlNarrowAt: 5_000, edgeAnchorsTaken: 0, presenceTaken: 0, edgePushdownTaken: 0, matchOnceTaken: 0, sqlNarrowTaken: 0 };
 
   constructor(
     readonly source: GraphSource,

@@ -27,6 +27,8 @@ export interface ExecuteOptions {
   edgePushdown?: boolean;
   /** A MATCH reading nothing of the incoming rows matched once for all of them (independent); on unless a test compares. */
   matchOnce?: boolean;
+  /** Rows of unread nodes past which a one-node conjunct is first tested in SQL (match.ts narrowInSql; Infinity: never); 5,000 unless a test compares. */
+  sqlNarrowAt?: number;
 }
 
 /** Runs a prepared (read-only) query: each clause turns the rows of the previous one into its own. */
@@ -36,6 +38,7 @@ export async function executeQuery(prepared: PreparedQuery, source: GraphSource,
   ctx.plan.presence = options.presence !== false;
   ctx.plan.edgePushdown = options.edgePushdown !== false;
   ctx.plan.matchOnce = options.matchOnce !== false;
+  if (options.sqlNarrowAt !== undefined) ctx.plan.sqlNarrowAt = options.sqlNarrowAt;
   const nodeVars = new Set<string>();
   visitQuery(prepared, () => {}, (p) => {
     for (const n of p.nodes) if (n.variable) nodeVars.add(n.variable);

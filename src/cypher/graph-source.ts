@@ -168,7 +168,8 @@ export class GraphSource {
       return key === 'name' ? sql`coalesce(${value}, name)` : value;
     }
     const value = sql`(properties::jsonb -> ${key})`;
-    return value;
+    // name from its column when the properties lack it (as SQLite's coalesce above, and Cypher's n.name).
+    return key === 'name' ? sql`coalesce(${value}, to_jsonb(name))` : value;
   }
 
   private propText(key: string): RawBuilder<unknown> {
@@ -216,6 +217,7 @@ export class GraphSource {
       case 'kind':
         return sql`kinds like ${`%"${p.label.replace(/[\\%_]/g, (c) => `\\${c}`)}"%`} escape '\\'`;
       case 'notnull':
+        if (p.key === 'objectid') return sql`objectid is not null`;
         return pg ? sql`coalesce(${this.prop(p.key)}, 'null'::jsonb) <> 'null'::jsonb` : sql`${this.prop(p.key)} is not null`;
       case 'elem':
         // The JSON text of the list holds the element's JSON text (a superset: also inside longer strings).
@@ -261,6 +263,17 @@ export class GraphSource {
       select id, start_id, end_id from edges where ${sql.join(where, sql` and `)} order by id limit ${max + 1}`.execute(this.db.kysely);
     if (rows.rows.length > max) return null;
     return { ids: rows.rows.map((r) => Number(r.id)), starts: rows.rows.map((r) => Number(r.start_id)), ends: rows.rows.map((r) => Number(r.end_id)) };
+  }
+
+  /** Of `ids`, those passing the pushed-down predicates in SQL (a superset of the matches). */
+  async filterIds(ids: readonly number[], predicates: Pushdown[]): Promise<Set<number>> {
+    const out = new Set<number>();
+    const where = sql.join(predicates.map((p) => this.pushdown(p)), sql` and `);
+    for (const batch of batches(ids)) {
+      const rows = await sql<{ id: number }>`select id from nodes where id in (${sql.join(batch)}) and ${where}`.execute(this.db.kysely);
+      for (const r of rows.rows) out.add(Number(r.id));
+    }
+    return out;
   }
 
   async loadNodes(ids: number[]): Promise<NodeData[]> {

@@ -3,7 +3,8 @@
  * reads, never the answer: start candidates from relationship kinds (the nodes having an edge of a
  * neighbouring relationship's kinds), presence tests for null-rejecting predicates, relationship-property
  * predicates pushed down (the relationships a one-step pattern may take, and their ends), a MATCH reading
- * nothing of the incoming rows matched once for all of them, and scans answered
+ * nothing of the incoming rows matched once for all of them, one-node conjuncts tested in SQL before
+ * reading details (with the threshold at one row), and scans answered
  * from kept property columns and objectid suffixes (src/cypher/property-columns.ts). Each must give
  * the rows of the plan without it (as a multiset: starting elsewhere may list them in another order,
  * which Cypher leaves open without ORDER BY; a final LIMIT is compared without it, then by count):
@@ -71,7 +72,7 @@ test('start candidates from relationship kinds, presence tests, relationship pre
     const outcomes = await ingestFiles(t.db, files.map((f) => ({ path: FIXTURES + f })));
     assert.deepEqual(outcomes.filter((o) => o.error), []);
     await analyzeGraph(t.db);
-    const taken = { edgeAnchors: 0, presence: 0, edgePushdown: 0, matchOnce: 0, columns: 0 };
+    const taken = { edgeAnchors: 0, presence: 0, edgePushdown: 0, matchOnce: 0, sqlNarrow: 0, columns: 0 };
     const finalLimit = /\bLIMIT\s+\d+\s*;?\s*$/i;
     for (const query of [...CONSTRUCTED, ...AD_QUERIES.map((q) => q.query)]) {
       for (const text of finalLimit.test(query) ? [query.replace(finalLimit, ''), query] : [query]) {
@@ -98,12 +99,14 @@ test('start candidates from relationship kinds, presence tests, relationship pre
           taken.presence += options.presence === false ? 0 : result.ctx.plan.presenceTaken;
           taken.edgePushdown += options.edgePushdown === false ? 0 : result.ctx.plan.edgePushdownTaken;
           taken.matchOnce += options.matchOnce === false ? 0 : result.ctx.plan.matchOnceTaken;
+          taken.sqlNarrow += result.ctx.plan.sqlNarrowTaken;
           return result.rows;
         }
       };
       const canonical = (rows: unknown[] | string) => (typeof rows === 'string' ? rows : limited ? rows.length : rows.map((r) => JSON.stringify(r)).sort());
-      const plain = canonical(await run({ edgeAnchors: false, presence: false, edgePushdown: false, matchOnce: false }, false));
-      assert.deepEqual(canonical(await run({ edgeAnchors: false, presence: false, edgePushdown: false, matchOnce: false })), plain, text);
+      const plain = canonical(await run({ edgeAnchors: false, presence: false, edgePushdown: false, matchOnce: false, sqlNarrowAt: Infinity }, false));
+      assert.deepEqual(canonical(await run({ edgeAnchors: false, presence: false, edgePushdown: false, matchOnce: false, sqlNarrowAt: Infinity })), plain, text);
+      assert.deepEqual(canonical(await run({ sqlNarrowAt: 1 })), plain, text);
       assert.deepEqual(canonical(await run({ edgeAnchors: false, presence: false, edgePushdown: false })), plain, text);
       assert.deepEqual(canonical(await run({ presence: false, edgePushdown: false })), plain, text);
       assert.deepEqual(canonical(await run({ edgeAnchors: false, edgePushdown: false })), plain, text);
@@ -114,6 +117,7 @@ test('start candidates from relationship kinds, presence tests, relationship pre
     assert.ok(taken.presence >= 5, `presence tests taken ${taken.presence} times`);
     assert.ok(taken.edgePushdown >= 10, `relationship predicates pushed down ${taken.edgePushdown} times`);
     assert.ok(taken.matchOnce >= 10, `independent MATCH matched once ${taken.matchOnce} times`);
+    assert.ok(taken.sqlNarrow >= 20, `one-node conjuncts tested in SQL first ${taken.sqlNarrow} times`);
     assert.ok(taken.columns >= 20, `scans from property columns taken ${taken.columns} times`);
   } finally {
     await t.close();
