@@ -410,13 +410,14 @@ async function filterReady(partials: Partial[], pending: Expr[], ctx: ExecContex
   let kept = partials;
   for (const c of ready) {
     if (kept.length === 0) break;
-    kept = await narrowInSql(kept, c, ctx);
     let undecided = kept;
     let passed: Set<Partial> | null = null;
     if (readsDetails([c]) && mayDecideWithout(c)) {
       // First without details: a row that `(n:Tag_Tier_Zero) OR n.x …` decides by its label needs none read.
       ({ undecided, passed } = probe(kept, c, ctx));
     }
+    // Then, of the rest, those whose node cannot pass in SQL are dropped unread.
+    undecided = await narrowInSql(undecided, c, ctx);
     if (undecided.length > 0 && readsDetails([c])) {
       await ctx.ensureRows(undecided.map((p) => p.row), variablesOf([c]));
       if (ctx.wantEdgeProps) await ctx.ensureEdgeProps(undecided.flatMap((p) => p.segs.flatMap((s) => s?.rels.map((r) => r.id) ?? [])));
@@ -444,7 +445,9 @@ async function narrowInSql(rows: Partial[], c: Expr, ctx: ExecContext): Promise<
   const [v] = vars;
   const p = pushdownOf(c, v, literalOf, true);
   // lastseen is read from its own column when the properties lack it: not for SQL on the properties.
-  if (p === null || p.op === 'tag' || p.op === 'kind' || JSON.stringify(p).includes('"key":"lastseen"')) return rows;
+  // Labels and tags are the engine's (the probe decides them): only property tests go to SQL.
+  const text = JSON.stringify(p);
+  if (p === null || text.includes('"op":"tag"') || text.includes('"op":"kind"') || text.includes('"key":"lastseen"')) return rows;
   const unread = new Set<number>();
   for (const r of rows) {
     const x = r.row[v];
