@@ -1,7 +1,7 @@
 /**
  * The analysis after each ingest (CLI or upload job): BloodHound's post-processing
  * (src/graph/analysis/), then the data-quality records as BloodHound computes them
- * (cmd/api/src/analysis/ad/queries.go GraphStats), then tag membership. One run_id per run:
+ * (cmd/api/src/analysis/ad/queries.go GraphStats) and tag membership (at once on PostgreSQL). One run_id per run:
  *   per collected domain (Domain with `collected: true`) / per tenant (AZTenant) one stat record:
  *     counts         nodes of that domain / tenant (environment id) by primary kind
  *     relationships  edges whose **start** node belongs to it; `acls` those of an ACE kind (ACL_KINDS);
