@@ -45,7 +45,8 @@ export const PG_ADMIN_URL = process.env.SCENT_BENCH_PG ?? 'postgres://postgres@1
 export const DATA_DIR = new URL('./.data/', import.meta.url).pathname;
 /** PostgreSQL datasets are databases <prefix>_<scale>: several checkouts on one server each set their own prefix. */
 const PG_DATABASE = process.env.SCENT_BENCH_PG_DATABASE ?? 'scent_bench';
-const MANIFEST_VERSION = 2;
+/** 3: the graph generator's random numbers no longer cycle (datasets of version 2 hold far fewer edges than their shape). */
+const MANIFEST_VERSION = 3;
 /** Data-quality records are dated relative to the build; the endpoint's default range is the last 30 days. */
 const MAX_AGE_DAYS = 14;
 
