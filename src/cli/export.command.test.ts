@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDb } from '../db/create-db.ts';
 import { migrateToLatest } from '../db/migrate.ts';
-import { GRAPHIFY } from '../graph/ingest/fixture-path.ts';
+import { GRAPHIFY } from '../test/fixture-path.ts';
 import { ingestFiles } from '../graph/ingest/ingest.service.ts';
 import { analyzeGraph } from '../modules/data-quality/analysis.service.ts';
 import { assertGraphParity, exportGraph, readOpenGraph } from '../graph/parity.test-helpers.ts';

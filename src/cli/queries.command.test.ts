@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { createDb } from '../db/create-db.ts';
-import { SHARED_FIXTURES } from '../graph/ingest/fixture-path.ts';
+import { SHARED_FIXTURES } from '../test/fixture-path.ts';
 import { createUser } from '../modules/users/users.service.ts';
 import { cliDatabase, scent } from '../test/cli.ts';
 

@@ -19,7 +19,7 @@ import { createClientApp, type ClientApp } from '../test/http-client.ts';
 import { nullable, optional, shapeProblems, type Shape } from '../test/shape.ts';
 import { createUser } from '../modules/users/users.service.ts';
 import { ingestFiles } from '../graph/ingest/ingest.service.ts';
-import { FIXTURES } from '../graph/ingest/fixture-path.ts';
+import { FIXTURES } from '../test/fixture-path.ts';
 import { analyzeGraph } from '../modules/data-quality/analysis.service.ts';
 import { upsertNodes } from '../graph/store.repository.ts';
 import { runIngestOnce } from '../modules/file-upload/ingest.worker.ts';

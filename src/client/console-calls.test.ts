@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { ScentClient, type FlatGraph, type UnifiedGraph } from 'scent/client';
 import { createTestApp, type TestApp } from '../test/harness.ts';
-import { FIXTURES } from '../graph/ingest/fixture-path.ts';
+import { FIXTURES } from '../test/fixture-path.ts';
 import { ingestFiles } from '../graph/ingest/ingest.service.ts';
 
 /** The calls the console makes, against a live server (uploads as bytes; the browser adds progress). */

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SHARED_FIXTURES } from '../graph/ingest/fixture-path.ts';
+import { SHARED_FIXTURES } from '../test/fixture-path.ts';
 
 export interface LibraryQuery {
   name: string;

@@ -45,19 +45,21 @@ export function cacheableKey(key: string): boolean {
   return key !== 'objectid' && key !== 'name' && key !== 'lastseen' && CACHEABLE.test(key);
 }
 
+/** `leaf` of a pushdown, or of every part of an OR of them, concatenated; null when any part's is null. */
+function overOr(p: Pushdown, leaf: (q: Exclude<Pushdown, { op: 'or' }>) => string[] | null): string[] | null {
+  if (p.op !== 'or') return leaf(p);
+  const out: string[] = [];
+  for (const part of p.parts) {
+    const got = overOr(part, leaf);
+    if (got === null) return null;
+    out.push(...got);
+  }
+  return out;
+}
+
 /** The property keys a pushdown tests ([] for labels and tags; null when one of them cannot be kept). */
 export function keysOf(p: Pushdown): string[] | null {
-  if (p.op === 'tag' || p.op === 'kind') return [];
-  if (p.op === 'or') {
-    const out: string[] = [];
-    for (const part of p.parts) {
-      const keys = keysOf(part);
-      if (keys === null) return null;
-      out.push(...keys);
-    }
-    return out;
-  }
-  return cacheableKey(p.key) ? [p.key] : null;
+  return overOr(p, (q) => (q.op === 'tag' || q.op === 'kind' ? [] : cacheableKey(q.key) ? [q.key] : null));
 }
 
 /**
@@ -120,16 +122,7 @@ function tailHash(text: string): number {
  * comes before; null for any other predicate.
  */
 export function objectidSuffixes(p: Pushdown): string[] | null {
-  if (p.op === 'or') {
-    const out: string[] = [];
-    for (const part of p.parts) {
-      const tails = objectidSuffixes(part);
-      if (tails === null) return null;
-      out.push(...tails);
-    }
-    return out;
-  }
-  return p.op === 'ends' && p.key === 'objectid' && p.value.includes('-') ? [p.value] : null;
+  return overOr(p, (q) => (q.op === 'ends' && q.key === 'objectid' && q.value.includes('-') ? [q.value] : null));
 }
 
 /**

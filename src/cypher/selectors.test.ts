@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import { upsertNodes } from '../graph/store.repository.ts';
 import { refreshTagMemberships } from '../modules/asset-group-tags/membership.service.ts';
 import { cypherSeedNodes, SeedGraph } from './selectors.ts';
-import { buildTagGraph, ENV } from '../modules/asset-group-tags/test-graph.ts';
+import { buildTagGraph, ENV } from '../test/tag-graph.ts';
 import { createTestApp, errorOf, type TestApp } from '../test/harness.ts';
 
 let t: TestApp;

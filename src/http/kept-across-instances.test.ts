@@ -19,7 +19,7 @@ import { upsertEdges, upsertNodes } from '../graph/store.repository.ts';
 import { createTestDb, DIALECT, type TestApp, type TestDb } from '../test/harness.ts';
 import { addNode, makeClient, makeJob } from '../test/collection.fixtures.ts';
 import { createUser } from '../modules/users/users.service.ts';
-import { buildTagGraph } from '../modules/asset-group-tags/test-graph.ts';
+import { buildTagGraph } from '../test/tag-graph.ts';
 
 let holder: TestDb | null = null;
 let dir: string | null = null;

@@ -11,7 +11,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { FIXTURES } from '../../src/graph/ingest/fixture-path.ts';
+import { FIXTURES } from '../../src/test/fixture-path.ts';
 import { importQueryFile } from '../../src/modules/saved-queries/import.service.ts';
 import { launch, requirements, screenshot, SCREENSHOTS, seriousViolations, startServer, type Server } from './browser.ts';
 

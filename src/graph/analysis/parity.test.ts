@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { createTestDb, DIALECT } from '../../test/harness.ts';
 import { analyzeGraph } from '../../modules/data-quality/analysis.service.ts';
 import { assertGraphParity, exportGraph, readOpenGraph, type Difference } from '../parity.test-helpers.ts';
-import { GRAPHIFY } from '../ingest/fixture-path.ts';
+import { GRAPHIFY } from '../../test/fixture-path.ts';
 import { ingestFiles } from '../ingest/ingest.service.ts';
 
 /** Documented differences (docs: ingest-and-analysis, "Differences from BloodHound's analysis"). */

@@ -42,23 +42,13 @@ export async function runPlan<T>(db: Db, plan: (dialect: 'sqlite' | 'postgres') 
   if (bulk.dialect === 'sqlite') {
     const raw = bulk.database;
     // Inside this connection's own transaction the plan must see its uncommitted writes: run there.
-    if (options.long && bulk.path !== null && !raw.inTransaction) return runDetached(bulk.path, plan, options.slice ?? SLICE);
-    const own = !raw.inTransaction;
-    if (own) raw.prepare('begin').run();
+    if (!options.long || bulk.path === null || raw.inTransaction) return runSqlite(raw, plan);
+    const conn = new SQLite(bulk.path, { readonly: true });
     try {
-      const it = plan('sqlite');
-      let step = it.next();
-      while (!step.done) {
-        const q = step.value;
-        const stmt = raw.prepare(q.sql).raw(true);
-        if (q.each) {
-          for (const row of stmt.iterate(...q.params) as IterableIterator<unknown[]>) q.each(row);
-          step = it.next([]);
-        } else step = it.next(stmt.all(...q.params) as unknown[][]);
-      }
-      return step.value;
+      conn.pragma('cache_size = -16384');
+      return await runSqlite(conn, plan, options.slice ?? SLICE);
     } finally {
-      if (own) raw.prepare('commit').run();
+      conn.close();
     }
   }
   const client = await bulk.pool.connect();
@@ -95,12 +85,15 @@ export async function runPlan<T>(db: Db, plan: (dialect: 'sqlite' | 'postgres') 
   }
 }
 
-/** A plan on a read-only connection of its own, in one read transaction, turning the event loop every `slice` rows. */
-async function runDetached<T>(path: string, plan: (dialect: 'sqlite' | 'postgres') => Plan<T>, slice: number): Promise<T> {
-  const conn = new SQLite(path, { readonly: true });
+/**
+ * A plan on a SQLite connection, in a read transaction of its own unless one is open. Without `slice`
+ * it runs synchronously (nothing else of the connection interleaves); with it, the event loop turns
+ * every `slice` rows (only on a connection nothing else uses).
+ */
+async function runSqlite<T>(conn: SQLite.Database, plan: (dialect: 'sqlite' | 'postgres') => Plan<T>, slice?: number): Promise<T> {
+  const own = !conn.inTransaction;
+  if (own) conn.prepare('begin').run();
   try {
-    conn.pragma('cache_size = -16384');
-    conn.prepare('begin').run();
     const it = plan('sqlite');
     let step = it.next();
     while (!step.done) {
@@ -110,15 +103,14 @@ async function runDetached<T>(path: string, plan: (dialect: 'sqlite' | 'postgres
         let n = 0;
         for (const row of stmt.iterate(...q.params) as IterableIterator<unknown[]>) {
           q.each(row);
-          if (++n % slice === 0) await turn();
+          if (slice && ++n % slice === 0) await turn();
         }
         step = it.next([]);
       } else step = it.next(stmt.all(...q.params) as unknown[][]);
     }
-    conn.prepare('commit').run();
     return step.value;
   } finally {
-    conn.close();
+    if (own) conn.prepare('commit').run();
   }
 }
 

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { sql } from 'kysely';
 import { createTestDb, DIALECT, type TestDb } from '../../test/harness.ts';
-import { FIXTURES } from './fixture-path.ts';
+import { FIXTURES } from '../../test/fixture-path.ts';
 import { postProcess } from '../analysis/post-processing.ts';
 import { ingestFiles } from './ingest.service.ts';
 

@@ -11,7 +11,7 @@ import { makeZip } from './test-zip.ts';
 import { readdirSync } from 'node:fs';
 import { sql } from 'kysely';
 import { createTestDb as freshDb } from '../../test/harness.ts';
-import { FIXTURES } from './fixture-path.ts';
+import { FIXTURES } from '../../test/fixture-path.ts';
 
 let db: TestDb;
 let dir: string;

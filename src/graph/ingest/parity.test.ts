@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import assert from 'node:assert/strict';
 import { createTestDb, DIALECT } from '../../test/harness.ts';
 import { assertGraphParity, exportGraph, readOpenGraph, type Difference } from '../parity.test-helpers.ts';
-import { GRAPHIFY } from './fixture-path.ts';
+import { GRAPHIFY } from '../../test/fixture-path.ts';
 import { ingestFiles } from './ingest.service.ts';
 
 /** Documented differences (docs: ingest-and-analysis, "Differences from BloodHound's ingest"). */

@@ -14,7 +14,7 @@ import { runIngestOnce } from '../../modules/file-upload/ingest.worker.ts';
 import { cliDatabase, scent } from '../../test/cli.ts';
 import { createTestApp, DIALECT } from '../../test/harness.ts';
 import { assertGraphParity, exportGraph } from '../parity.test-helpers.ts';
-import { GRAPHIFY } from './fixture-path.ts';
+import { GRAPHIFY } from '../../test/fixture-path.ts';
 import { makeZip } from './test-zip.ts';
 
 for (const set of ['v6-sessions', 'v6-adcs']) {

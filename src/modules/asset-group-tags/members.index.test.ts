@@ -9,7 +9,7 @@ import { createTestApp, type TestApp } from '../../test/harness.ts';
 import { upsertEdges, upsertNodes } from '../../graph/store.repository.ts';
 import { applyPaging, applySort, filterConditions, parseQuery } from '../../http/query/index.ts';
 import { memberJson, membersQuery, type MemberRow } from './members.repository.ts';
-import { ENV, ENV2 } from './test-graph.ts';
+import { ENV, ENV2 } from '../../test/tag-graph.ts';
 
 let t: TestApp;
 let admin: string;

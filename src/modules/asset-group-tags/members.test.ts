@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { createTestApp, errorOf, DIALECT, type TestApp } from '../../test/harness.ts';
 import { upsertEdges, upsertNodes } from '../../graph/store.repository.ts';
 import { refreshTagMemberships } from './membership.service.ts';
-import { buildTagGraph, ENV, ENV2 } from './test-graph.ts';
+import { buildTagGraph, ENV, ENV2 } from '../../test/tag-graph.ts';
 
 let t: TestApp;
 let admin: string;

@@ -1,7 +1,7 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, errorOf, type TestApp } from '../../test/harness.ts';
-import { buildTagGraph, ENV, ENV2 } from './test-graph.ts';
+import { buildTagGraph, ENV, ENV2 } from '../../test/tag-graph.ts';
 
 let t: TestApp;
 let admin: string;

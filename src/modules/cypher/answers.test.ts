@@ -13,7 +13,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { LIBRARY } from '../../cypher/library.test-helpers.ts';
-import { FIXTURES, SHARED_FIXTURES } from '../../graph/ingest/fixture-path.ts';
+import { FIXTURES, SHARED_FIXTURES } from '../../test/fixture-path.ts';
 import { ingestFiles } from '../../graph/ingest/ingest.service.ts';
 import { createTestApp } from '../../test/harness.ts';
 

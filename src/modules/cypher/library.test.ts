@@ -8,7 +8,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { AD_QUERIES } from '../../cypher/library.test-helpers.ts';
-import { FIXTURES, SHARED_FIXTURES } from '../../graph/ingest/fixture-path.ts';
+import { FIXTURES, SHARED_FIXTURES } from '../../test/fixture-path.ts';
 import { ingestFiles } from '../../graph/ingest/ingest.service.ts';
 import { createTestApp } from '../../test/harness.ts';
 import { analyzeGraph } from '../data-quality/analysis.service.ts';

@@ -14,7 +14,7 @@ import { AD_QUERIES } from '../../cypher/library.test-helpers.ts';
 import { prepareCypher } from '../../cypher/prepare.ts';
 import { CypherError } from '../../cypher/errors.ts';
 import type { Limits } from '../../cypher/context.ts';
-import { FIXTURES } from '../../graph/ingest/fixture-path.ts';
+import { FIXTURES } from '../../test/fixture-path.ts';
 import { ingestFiles } from '../../graph/ingest/ingest.service.ts';
 import { createTestApp } from '../../test/harness.ts';
 import { analyzeGraph } from '../data-quality/analysis.service.ts';

@@ -10,7 +10,7 @@ import { createDb } from '../../db/create-db.ts';
 import { exportGraph } from '../../graph/parity.test-helpers.ts';
 import { upsertEdges, upsertNodes } from '../../graph/store.repository.ts';
 import { ingestFiles } from '../../graph/ingest/ingest.service.ts';
-import { FIXTURES } from '../../graph/ingest/fixture-path.ts';
+import { FIXTURES } from '../../test/fixture-path.ts';
 import { toRfc3339 } from '../../db/time.ts';
 import { ACL_KINDS, analyzeGraph } from './analysis.service.ts';
 

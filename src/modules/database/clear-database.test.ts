@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { createTestApp, errorOf, type TestApp } from '../../test/harness.ts';
-import { FIXTURES } from '../../graph/ingest/fixture-path.ts';
+import { FIXTURES } from '../../test/fixture-path.ts';
 import { ingestFiles } from '../../graph/ingest/ingest.service.ts';
 import { analyzeGraph } from '../data-quality/analysis.service.ts';
 import { createJob } from '../file-upload/file-upload.repository.ts';

@@ -1,7 +1,7 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, errorOf, type TestApp } from '../../test/harness.ts';
-import { buildEntityGraph, D1, D2 } from './test-graph.ts';
+import { buildEntityGraph, D1, D2 } from '../../test/entity-graph.ts';
 
 let t: TestApp;
 let reader: string;
@@ -21,7 +21,7 @@ const listOf = async (url: string, query: Record<string, string> = {}) => {
   return res.json() as { count: number; skip: number; limit: number; data: Array<{ objectID: string; name: string; label: string; kinds: string[] }> };
 };
 
-/** Every related list on the hand-built graph (test-graph.ts), with its hand-derived members, and its count key. */
+/** Every related list on the hand-built graph (src/test/entity-graph.ts), with its hand-derived members, and its count key. */
 const EXPECTED: Array<[string, string | null, string[]]> = [
   ['users/U1/sessions', 'sessions', ['C1']],
   ['users/U1/memberships', 'groupMembership', ['DU']], // primary group only

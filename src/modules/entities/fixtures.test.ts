@@ -7,7 +7,7 @@ import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
-import { FIXTURES } from '../../graph/ingest/fixture-path.ts';
+import { FIXTURES } from '../../test/fixture-path.ts';
 import { ingestFiles } from '../../graph/ingest/ingest.service.ts';
 import { analyzeGraph } from '../data-quality/analysis.service.ts';
 import { ENTITY_TYPES } from './entities.table.ts';

@@ -16,7 +16,7 @@ import { issueSession } from '../../auth/sessions.ts';
 import { testConfig } from '../../config.ts';
 import { createDb, type Db } from '../../db/create-db.ts';
 import { migrateToLatest } from '../../db/migrate.ts';
-import { FIXTURES } from '../../graph/ingest/fixture-path.ts';
+import { FIXTURES } from '../../test/fixture-path.ts';
 import { ingestFiles } from '../../graph/ingest/ingest.service.ts';
 import { createTestDb, DIALECT, type TestDb } from '../../test/harness.ts';
 import { analyzeGraph } from '../data-quality/analysis.service.ts';

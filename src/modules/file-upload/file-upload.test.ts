@@ -2,7 +2,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createTestApp, DIALECT, errorOf, type TestApp } from '../../test/harness.ts';
-import { FIXTURES } from '../../graph/ingest/fixture-path.ts';
+import { FIXTURES } from '../../test/fixture-path.ts';
 import { makeZip } from '../../graph/ingest/test-zip.ts';
 import { findNodeByObjectId } from '../../graph/store.repository.ts';
 import { claimJob, runIngestOnce } from './ingest.worker.ts';

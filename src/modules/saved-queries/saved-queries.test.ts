@@ -134,7 +134,7 @@ test('import BloodHound\'s Query Library through the route (axios, as the UI sen
     // The whole file: every entry, the AD / Azure pair "Disabled Tier Zero / High Value principals" told apart by platform.
     const { readFileSync } = await import('node:fs');
     const { join } = await import('node:path');
-    const { SHARED_FIXTURES } = await import('../../graph/ingest/fixture-path.ts');
+    const { SHARED_FIXTURES } = await import('../../test/fixture-path.ts');
     const file = readFileSync(join(SHARED_FIXTURES, 'bloodhound-query-library', 'Queries.json'), 'utf8');
     const dave = await c.login('User');
     const all = await c.http(dave.token).post(`${URL}/import`, file, { headers: { 'content-type': 'application/json' } });

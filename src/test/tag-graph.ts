@@ -8,8 +8,8 @@
  * The default Tier Zero selectors (migration 0030) are removed first: these tests exercise the
  * selectors they create (the defaults are proven by src/graph/analysis/parity.test.ts).
  */
-import type { Db } from '../../db/create-db.ts';
-import { upsertEdges, upsertNodes } from '../../graph/store.repository.ts';
+import type { Db } from '../db/create-db.ts';
+import { upsertEdges, upsertNodes } from '../graph/store.repository.ts';
 
 export const ENV = 'S-1-5-21-1';
 export const ENV2 = 'S-1-5-21-2';

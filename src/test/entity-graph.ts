@@ -16,8 +16,8 @@
  *   RCA ─RootCAFor→ D1;  C1 ─HostsCAService→ ECA1;  CT1 ─ExtendedByPolicy→ IP1
  *   Tier Zero tag: G1, C1
  */
-import type { Db } from '../../db/create-db.ts';
-import { upsertEdges, upsertNodes } from '../../graph/store.repository.ts';
+import type { Db } from '../db/create-db.ts';
+import { upsertEdges, upsertNodes } from '../graph/store.repository.ts';
 
 export const D1 = 'S-1-5-21-1';
 export const D2 = 'S-1-5-21-2';
