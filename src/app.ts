@@ -17,6 +17,7 @@ import { learnForeignKeyActions } from './db/data-versions.ts';
 import { defineQuery, parseQuery, querystringSchema, type CompiledQuery } from './http/query/index.ts';
 import { toArray, type Access, type Route } from './http/route.ts';
 import { validatorCompiler } from './http/validation.ts';
+import { lazySerializers } from './http/lazy-serializer.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { docsRoutes } from './modules/docs/docs.routes.ts';
 import { finishOpenApi } from './modules/docs/openapi.ts';
@@ -112,6 +113,8 @@ export interface RouteEntry {
 declare module 'fastify' {
   interface FastifyInstance {
     routeTable: readonly RouteEntry[];
+    /** Builds the response serializers not built yet (they are built on first use; see http/lazy-serializer.ts). */
+    compileSerializers(): Promise<number>;
   }
 }
 
@@ -123,8 +126,10 @@ export interface AppOptions {
 }
 
 export async function buildApp({ config, db, extraRoutes = [] }: AppOptions): Promise<FastifyInstance> {
+  const serializers = lazySerializers();
   const app = Fastify({
     ...loggerOptions(config),
+    schemaController: { compilersFactory: { buildSerializer: serializers.buildSerializer } },
     genReqId: () => randomUUID(),
     bodyLimit: config.bodyLimit,
     return503OnClosing: true,
@@ -134,6 +139,7 @@ export async function buildApp({ config, db, extraRoutes = [] }: AppOptions): Pr
   });
   app.decorate('db', db);
   app.decorate('config', config);
+  app.decorate('compileSerializers', serializers.compileAll);
   app.decorateRequest('principal', null);
   app.decorateRequest('identity', null);
   app.decorateRequest('parsedQuery', null as never);

@@ -39,6 +39,8 @@ export const serveCommand: Command = {
       const address = `http://${host}:${(app.server.address() as { port: number }).port}`;
       process.stdout.write(startBanner(config, db, address, bootstrap));
       if (config.graphPreload) preloadGraph(app, db);
+      // Response serializers are built on first use (a faster start); the rest are built now, between requests.
+      app.compileSerializers().catch((err: unknown) => app.log.error({ err }, 'a response serializer failed to build'));
       await new Promise<void>((resolve) => {
         const stop = (signal: string) => {
           process.stderr.write(`received ${signal}: finishing in-flight requests\n`);

@@ -39,8 +39,12 @@ export async function scentInProcess(args: string[]) {
   let stderr = '';
   const out = process.stdout.write;
   const err = process.stderr.write;
-  process.stdout.write = ((chunk: string) => ((stdout += chunk), true)) as typeof process.stdout.write;
-  process.stderr.write = ((chunk: string) => ((stderr += chunk), true)) as typeof process.stderr.write;
+  // Only the command's text is captured: the test runner reports each test to its parent as binary chunks on
+  // this same stdout (sometimes while the next test runs); swallowing one would hide that test's result.
+  process.stdout.write = ((chunk: unknown, ...rest: unknown[]) =>
+    typeof chunk === 'string' ? ((stdout += chunk), true) : (out as (...a: unknown[]) => boolean).call(process.stdout, chunk, ...rest)) as typeof process.stdout.write;
+  process.stderr.write = ((chunk: unknown, ...rest: unknown[]) =>
+    typeof chunk === 'string' ? ((stderr += chunk), true) : (err as (...a: unknown[]) => boolean).call(process.stderr, chunk, ...rest)) as typeof process.stderr.write;
   try {
     const code = await main(args);
     return { code, stdout, stderr };

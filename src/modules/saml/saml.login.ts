@@ -15,7 +15,13 @@
  *   - its assertion id was never accepted before (on any instance).
  */
 import { randomUUID } from 'node:crypto';
-import { SAML, SamlStatusError, ValidateInResponseTo, generateServiceProviderMetadata, type CacheProvider, type Profile } from '@node-saml/node-saml';
+import type { CacheProvider, Profile } from '@node-saml/node-saml';
+
+/** node-saml (and its XML stack, ~0.1 s to load) is loaded on the first SAML request, not at startup. */
+let nodeSamlModule: typeof import('@node-saml/node-saml') | undefined;
+async function nodeSaml() {
+  return (nodeSamlModule ??= await import('@node-saml/node-saml'));
+}
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/create-db.ts';
 import type { UserRow } from '../../db/database.ts';
@@ -64,6 +70,7 @@ function requestStore(db: Db, ssoProviderId: number): CacheProvider {
 async function client(db: Db, config: Config, found: SamlProviderFull, meta: IdpMetadata, binding: 'HTTP-Redirect' | 'HTTP-POST') {
   const keys = await spKeyPair(db, config);
   const sp = spUris(config.rootUrl, found.provider.slug);
+  const { SAML, ValidateInResponseTo } = await nodeSaml();
   return new SAML({
     issuer: sp.issuer,
     callbackUrl: sp.acs,
@@ -113,6 +120,7 @@ export async function spMetadata(db: Db, config: Config, slug: string): Promise<
   if (!found) return undefined;
   const keys = await spKeyPair(db, config);
   const sp = spUris(config.rootUrl, slug);
+  const { generateServiceProviderMetadata } = await nodeSaml();
   return generateServiceProviderMetadata({
     issuer: sp.issuer, callbackUrl: sp.acs, identifierFormat: EMAIL_FORMAT, publicCerts: keys.cert, privateKey: keys.key,
     signatureAlgorithm: 'sha256', wantAssertionsSigned: false, // AuthnRequestsSigned="true" with the signing certificate
@@ -145,7 +153,8 @@ function checkAddressing(response: Element, assertionXml: string, acs: string, e
 function failureOf(err: unknown): SamlFailure {
   if (err instanceof SamlFailure) return err;
   const message = err instanceof Error ? err.message : String(err);
-  if (err instanceof SamlStatusError) return new SamlFailure('provider_error', message); // the IdP refused (e.g. the user cancelled)
+  // node-saml is loaded whenever one of its errors exists
+  if (nodeSamlModule && err instanceof nodeSamlModule.SamlStatusError) return new SamlFailure('provider_error', message); // the IdP refused (e.g. the user cancelled)
   if (/InResponseTo/.test(message)) return new SamlFailure('invalid_state', message);
   return new SamlFailure('saml_response_invalid', message);
 }
