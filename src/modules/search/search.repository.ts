@@ -4,6 +4,11 @@
  *   1 exact name or objectid   2 name prefix   3 objectid prefix   4 substring of the name (3+ characters)
  * Within a phase: by name (objectid for phase 3), then node id. SQLite folds ASCII case in the
  * first three phases (NOCASE), Unicode case in the fourth; PostgreSQL folds with lower() throughout.
+ * Phases 1–3 (index lookups of at most `limit` rows each) go as one statement; the substring phase
+ * only runs when they do not fill the page. On PostgreSQL its trigram index is asked for the rarest
+ * few 3-character pieces of the text (estimated from a sample of names), and the whole text is then
+ * tested on the rows found: a common piece (`use` in a million `USER…` names) has a posting list
+ * of hundreds of thousands of entries, read whole by the index scan (5–20 ms against 0.1 ms).
  */
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Db } from '../../db/create-db.ts';
@@ -39,7 +44,8 @@ function kindCondition(filter: KindFilter | null): Expression<SqlBool> {
 interface Fold {
   eq: (column: 'name' | 'objectid', value: string) => Expression<SqlBool>;
   prefix: (column: 'name' | 'objectid', value: string) => Expression<SqlBool>;
-  contains: (value: string) => Expression<SqlBool>;
+  /** `pieces`: 3-character pieces of the value for the index to look up (PostgreSQL), else the value's own. */
+  contains: (value: string, pieces?: readonly string[]) => Expression<SqlBool>;
   order: (column: 'name' | 'objectid') => Expression<unknown>;
 }
 
@@ -56,39 +62,70 @@ const SQLITE: Fold = {
 const POSTGRES: Fold = {
   eq: (c, v) => sql<SqlBool>`lower(${col(c)}) collate "C" = ${v.toLowerCase()}`,
   prefix: (c, v) => sql<SqlBool>`(lower(${col(c)}) collate "C" >= ${v.toLowerCase()} and lower(${col(c)}) collate "C" < ${v.toLowerCase() + TOP})`,
-  contains: (v) => sql<SqlBool>`lower(name) like ${`%${escapeLike(v.toLowerCase())}%`}`,
+  contains: (v, pieces) => {
+    const lower = v.toLowerCase();
+    if (!pieces?.length) return sql<SqlBool>`lower(name) like ${`%${escapeLike(lower)}%`}`;
+    // The pieces are what the trigram index reads; strpos (not indexable) tests the whole text on what it finds.
+    const indexed = pieces.map((p) => sql<SqlBool>`lower(name) like ${`%${p}%`}`);
+    return sql<SqlBool>`(${sql.join(indexed, sql` and `)} and strpos(lower(name), ${lower}) > 0)`;
+  },
   order: (c) => sql`lower(${col(c)}) collate "C"`,
 };
 
 /** Substring search needs this many characters (trigram indexes). */
 export const MIN_SUBSTRING = 3;
 
-/**
- * The ranked phases of a search, each a list of queries (every one reads at most `limit` rows
- * through an index; the exact phase is two equality lookups, merged and ordered here).
- */
-export function searchPhases(db: Db, q: string, filter: KindFilter | null) {
+interface PhaseQuery {
+  where: Expression<SqlBool>;
+  /** The phase's order (then node id); null: the caller orders (the exact phase). */
+  order: 'name' | 'objectid' | null;
+}
+
+function phaseQueries(db: Db, q: string, pieces?: readonly string[]): PhaseQuery[][] {
   const f = db.dialect === 'postgres' ? POSTGRES : SQLITE;
-  const kinds = kindCondition(filter);
   const nameEq = f.eq('name', q);
   const idEq = f.eq('objectid', q);
   const exact = sql<SqlBool>`(${nameEq} or ${idEq})`;
   const namePrefix = f.prefix('name', q);
   const idPrefix = f.prefix('objectid', q);
-  const query = (where: Expression<SqlBool>, order: 'name' | 'objectid' | null) => (limit: number) => {
-    let qb = db.kysely.selectFrom('nodes').select(['id', 'objectid', 'name', 'kind', 'properties']).where(where).where(kinds);
-    if (order) qb = qb.orderBy(f.order(order)).orderBy('id');
-    return qb.limit(limit);
-  };
-  const phases = [
-    [query(nameEq, null), query(sql<SqlBool>`${idEq} and not ${nameEq}`, null)],
-    [query(sql<SqlBool>`${namePrefix} and not ${exact}`, 'name')],
-    [query(sql<SqlBool>`${idPrefix} and not ${namePrefix} and not ${exact}`, 'objectid')],
+  const phases: PhaseQuery[][] = [
+    [{ where: nameEq, order: null }, { where: sql<SqlBool>`${idEq} and not ${nameEq}`, order: null }],
+    [{ where: sql<SqlBool>`${namePrefix} and not ${exact}`, order: 'name' }],
+    [{ where: sql<SqlBool>`${idPrefix} and not ${namePrefix} and not ${exact}`, order: 'objectid' }],
   ];
   if ([...q].length >= MIN_SUBSTRING) {
-    phases.push([query(sql<SqlBool>`${f.contains(q)} and not ${idPrefix} and not ${namePrefix} and not ${exact}`, 'name')]);
+    phases.push([{ where: sql<SqlBool>`${f.contains(q, pieces)} and not ${idPrefix} and not ${namePrefix} and not ${exact}`, order: 'name' }]);
   }
   return phases;
+}
+
+function phaseQuery(db: Db, filter: KindFilter | null, { where, order }: PhaseQuery, limit: number) {
+  const f = db.dialect === 'postgres' ? POSTGRES : SQLITE;
+  let qb = db.kysely.selectFrom('nodes').select(['id', 'objectid', 'name', 'kind', 'properties']).where(where).where(kindCondition(filter));
+  if (order) qb = qb.orderBy(f.order(order)).orderBy('id');
+  return qb.limit(limit);
+}
+
+/**
+ * The ranked phases of a search, each a list of queries (every one reads at most `limit` rows
+ * through an index; the exact phase is two equality lookups, merged and ordered here). `pieces`:
+ * the substring phase's index terms (see rarePieces; PostgreSQL only).
+ */
+export function searchPhases(db: Db, q: string, filter: KindFilter | null, pieces?: readonly string[]) {
+  return phaseQueries(db, q, pieces).map((phase) => phase.map((p) => (limit: number) => phaseQuery(db, filter, p, limit)));
+}
+
+/**
+ * The first three phases as one statement (one round trip): each query a sub-select with its own
+ * order and limit, its rows tagged with its place in the list (`part`) and their rank in its order
+ * (`rank`, by the same order over its at most `limit` rows); `union all` keeps them apart.
+ */
+export function indexedPhasesQuery(db: Db, q: string, filter: KindFilter | null, limit: number) {
+  const f = db.dialect === 'postgres' ? POSTGRES : SQLITE;
+  const parts = phaseQueries(db, q).slice(0, 3).flat().map((p, i) =>
+    db.kysely.selectFrom(phaseQuery(db, filter, p, limit).as(`p${i}`)).selectAll()
+      .select([sql.lit(i).as('part'), (p.order ? sql<number>`row_number() over (order by ${f.order(p.order)}, id)` : sql<number>`0`).as('rank')]));
+  return parts.slice(1).reduce((all, part) => all.unionAll(part), parts[0]);
 }
 
 const byName = (a: SearchRow, b: SearchRow) => {
@@ -99,15 +136,76 @@ const byName = (a: SearchRow, b: SearchRow) => {
 
 /** Up to `need` rows of the ranked matches (the caller slices its page). */
 export async function searchNodes(db: Db, q: string, filter: KindFilter | null, need: number): Promise<SearchRow[]> {
-  const out: SearchRow[] = [];
-  for (const phase of searchPhases(db, q, filter)) {
-    if (out.length >= need) break;
-    const rows: SearchRow[] = [];
-    for (const query of phase) for (const r of await query(need - out.length).execute()) rows.push({ ...r, id: Number(r.id) });
-    if (phase.length > 1) rows.sort(byName);
-    out.push(...rows.slice(0, need - out.length));
+  if (need <= 0) return [];
+  const parts: Array<Array<SearchRow & { rank: number }>> = [[], [], [], []];
+  for (const r of await indexedPhasesQuery(db, q, filter, need).execute()) {
+    parts[Number(r.part)].push({ id: Number(r.id), objectid: r.objectid, name: r.name, kind: r.kind, properties: r.properties, rank: Number(r.rank) });
   }
+  // Parts 0 and 1 are the exact phase (name, then objectid): merged by name. The others by their rank.
+  const byRank = (a: { rank: number }, b: { rank: number }) => a.rank - b.rank;
+  const out: SearchRow[] = [...parts[0], ...parts[1]].sort(byName).concat(parts[2].sort(byRank), parts[3].sort(byRank)).slice(0, need)
+    .map((r) => ({ id: r.id, objectid: r.objectid, name: r.name, kind: r.kind, properties: r.properties }));
+  if (out.length >= need || [...q].length < MIN_SUBSTRING) return out;
+  const pieces = db.dialect === 'postgres' ? rarePieces(q, await trigramSample(db)) : undefined;
+  const substring = phaseQuery(db, filter, phaseQueries(db, q, pieces)[3][0], need - out.length);
+  for (const r of await substring.execute()) out.push({ ...r, id: Number(r.id) });
   return out;
+}
+
+// ------------------------------------------------------------ PostgreSQL: which pieces the index reads
+
+/** Names containing each 3-character piece, in a sample of `rows` names. */
+export interface TrigramSample {
+  rows: number;
+  counts: Map<string, number>;
+}
+
+const SAMPLE_ROWS = 20_000;
+/** A sample is taken again when the nodes changed, at most this often (it only steers the index lookups). */
+const SAMPLE_AGE_MS = 60_000;
+/** A piece in more than this share of the sampled names is left to strpos (after the rarest). */
+const COMMON = 0.01;
+const samples = new WeakMap<Db, { at: number; key: string | null; sample: Promise<TrigramSample> }>();
+
+/**
+ * The index terms for a substring search: the rarest piece of three ASCII letters / digits of the
+ * (lower-cased) text, and up to two more that are rare too (the trigram index intersects them).
+ * Empty when the text has no such piece (the index is then given the whole text).
+ */
+export function rarePieces(q: string, sample: TrigramSample): string[] {
+  const lower = q.toLowerCase();
+  const found = new Set<string>();
+  for (let i = 0; i + 3 <= lower.length; i++) {
+    const piece = lower.slice(i, i + 3);
+    if (/^[a-z0-9]{3}$/.test(piece)) found.add(piece);
+  }
+  const count = (p: string) => sample.counts.get(p) ?? 0;
+  const ranked = [...found].sort((a, b) => count(a) - count(b) || (a < b ? -1 : a > b ? 1 : 0));
+  return ranked.filter((p, i) => i === 0 || (i < 3 && count(p) <= sample.rows * COMMON));
+}
+
+/** The trigram sample of a PostgreSQL database (~20,000 names: TABLESAMPLE SYSTEM), kept while fresh enough. */
+export function trigramSample(db: Db): Promise<TrigramSample> {
+  const key = db.versions.usable() ? db.versions.snapshot(['nodes']) : null;
+  const kept = samples.get(db);
+  if (kept && ((kept.key === key && key !== null) || Date.now() - kept.at < SAMPLE_AGE_MS)) return kept.sample;
+  const sample = (async () => {
+    const { rows: [stats] } = await sql<{ n: number }>`select reltuples::float8 as n from pg_class where oid = 'nodes'::regclass`.execute(db.kysely);
+    const total = Number(stats?.n ?? -1);
+    const names = total > SAMPLE_ROWS * 2
+      ? await sql<{ n: string }>`select lower(name) as n from nodes tablesample system (${sql.lit(Math.max(0.001, (100 * SAMPLE_ROWS) / total))}) where name is not null`.execute(db.kysely)
+      : await sql<{ n: string }>`select lower(name) as n from nodes where name is not null limit ${SAMPLE_ROWS * 2}`.execute(db.kysely);
+    const counts = new Map<string, number>();
+    for (const { n } of names.rows) {
+      const seen = new Set<string>();
+      for (let i = 0; i + 3 <= n.length; i++) seen.add(n.slice(i, i + 3));
+      for (const p of seen) counts.set(p, (counts.get(p) ?? 0) + 1);
+    }
+    return { rows: names.rows.length, counts };
+  })();
+  samples.set(db, { at: Date.now(), key, sample });
+  sample.catch(() => samples.delete(db));
+  return sample;
 }
 
 /** graph-search: queries for node ids whose name / objectid equals (`exact`) or starts with the value, at most `max` + 1 each. */

@@ -1,9 +1,9 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { sql } from 'kysely';
-import { createTestApp, DIALECT, errorOf, type TestApp } from '../../test/harness.ts';
+import { sql, type KyselyPlugin } from 'kysely';
+import { createTestApp, createTestDb, DIALECT, errorOf, type TestApp } from '../../test/harness.ts';
 import { upsertNodes } from '../../graph/store.repository.ts';
-import { graphSearchQueries, searchPhases } from './search.repository.ts';
+import { graphSearchQueries, indexedPhasesQuery, rarePieces, searchNodes, searchPhases } from './search.repository.ts';
 
 let t: TestApp;
 let reader: string;
@@ -52,6 +52,36 @@ test('search ranks exact matches, then name prefixes, then objectid prefixes, th
   assert.deepEqual(tierZero, { objectid: 'N6', type: 'Group', name: 'DOMAIN ADMINS@CORP', distinguishedname: '', system_tags: 'admin_tier_0' });
 });
 
+test('search: a page of exact and prefix matches is one statement; the substring phase only when they do not fill it', async () => {
+  const db = await createTestDb();
+  try {
+    await upsertNodes(db.kysely, ['USER1@X', 'USER10@X', 'USER11@X', 'USER2@X', 'SUPERUSER1@X'].map((name, i) => ({ objectid: `U${i}`, kinds: ['User', 'Base'], name, properties: { name }, sourceKind: 'Base' })));
+    let statements = 0;
+    const counting: KyselyPlugin = { transformQuery: (args) => args.node, transformResult: async (args) => (statements++, args.result) };
+    const counted = { ...db, kysely: db.kysely.withPlugin(counting) };
+    const ask = async (q: string, need: number) => {
+      statements = 0;
+      const names = (await searchNodes(counted, q, null, need)).map((r) => r.name);
+      return { names, statements };
+    };
+    assert.deepEqual(await ask('user1', 2), { names: ['USER10@X', 'USER11@X'], statements: 1 });
+    const sampled = DIALECT === 'postgres' ? 2 : 0; // the first substring search on PostgreSQL samples the names (pg_class, then the sample)
+    assert.deepEqual(await ask('user1', 10), { names: ['USER10@X', 'USER11@X', 'USER1@X', 'SUPERUSER1@X'], statements: 2 + sampled });
+    assert.deepEqual(await ask('user1@x', 10), { names: ['USER1@X', 'SUPERUSER1@X'], statements: 2 }, 'exact, then the substring');
+    assert.deepEqual(await ask('ser1', 10), { names: ['SUPERUSER1@X', 'USER10@X', 'USER11@X', 'USER1@X'], statements: 2 });
+  } finally {
+    await db.close();
+  }
+});
+
+test('search on PostgreSQL: the trigram index is given the rarest pieces of the text', () => {
+  const sample = { rows: 1000, counts: new Map([['use', 900], ['ser', 900], ['er5', 40], ['r52', 5], ['523', 9], ['234', 8], ['345', 30]]) };
+  assert.deepEqual(rarePieces('USER52345', sample), ['r52', '234', '523']);
+  assert.deepEqual(rarePieces('user', sample), ['ser'], 'only common pieces: the rarest one');
+  assert.deepEqual(rarePieces('Ab@cd', sample), [], 'no piece of three letters or digits: the index is given the whole text');
+  assert.deepEqual(rarePieces('xyz%_q', sample), ['xyz']);
+});
+
 test('search type filter: kinds at any place, tag kinds, several kinds', async () => {
   assert.deepEqual(await found({ q: 'admin', type: 'User' }), ['ADMIN', 'N7']);
   assert.deepEqual(await found({ q: 'admin', type: ['Computer', 'User'] }), ['ADMIN', 'ADMIN-GUID-1', 'N7']);
@@ -96,6 +126,9 @@ test(`search reads through indexes, never a full scan of nodes (${DIALECT})`, as
   const queries = [
     ...searchPhases(t.db, 'admin', null).flat().map((p) => p(10)),
     ...searchPhases(t.db, 'admin', { kinds: ['User'], tagIds: [] }).flat().map((p) => p(10)),
+    ...searchPhases(t.db, 'admin', null, ['adm', 'min']).flat().map((p) => p(10)),
+    indexedPhasesQuery(t.db, 'admin', null, 10),
+    indexedPhasesQuery(t.db, 'admin', { kinds: ['User'], tagIds: [] }, 10),
     ...graphSearchQueries(t.db, 'admin', false, 100),
     ...graphSearchQueries(t.db, 'admin', true, 100),
   ];
