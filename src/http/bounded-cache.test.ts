@@ -45,3 +45,22 @@ test('bounded cache, random eviction: bounded the same, and a cycle larger than 
   assert.ok(hits(cache) > 100);
   assert.ok(cache.size <= 8);
 });
+
+test('bounded cache: oldest first follows the order of the sets, through deletes and re-sets', () => {
+  const cache = new BoundedCache<string>(800, (v) => v.length);
+  for (let i = 0; i < 8; i++) cache.set(`k${i}`, 'x'.repeat(98)); // full
+  cache.delete('k0'); // the oldest
+  cache.delete('k4'); // one in the middle
+  cache.set('k1', 'x'.repeat(98)); // set again: now the newest
+  cache.set('a', 'x'.repeat(99));
+  cache.set('b', 'x'.repeat(99));
+  cache.set('c', 'x'.repeat(99)); // full again: k2, the oldest left, goes
+  assert.deepEqual(['k1', 'k2', 'k3', 'k5', 'a', 'b', 'c'].map((k) => cache.get(k) !== undefined), [true, false, true, true, true, true, true]);
+  cache.set('d', 'x'.repeat(99)); // then k3
+  assert.equal(cache.get('k3'), undefined);
+  assert.ok(cache.get('k5') !== undefined && cache.get('k1') !== undefined);
+  for (const k of ['k1', 'k5', 'k6', 'k7', 'a', 'b', 'c', 'd']) cache.delete(k);
+  assert.equal(cache.size, 0);
+  cache.set('e', 'x'.repeat(99)); // the list emptied cleanly
+  assert.equal(cache.size, 1);
+});

@@ -8,15 +8,33 @@ import { nowMicros } from '../db/time.ts';
  */
 export type Eviction = 'oldest' | 'random';
 
+/** An entry, linked in the order it was set (oldest first). */
+interface Node<V> {
+  key: string;
+  value: V;
+  size: number;
+  /** Its index in `keys` (random eviction), else -1. */
+  slot: number;
+  older: Node<V> | null;
+  newer: Node<V> | null;
+}
+
 /**
  * A map bounded by the bytes of what it holds (as `sizeOf` counts them when set, plus the key); when
  * full, entries go (the oldest first, or at random: Eviction). Entries larger than an eighth of the bound are not
  * kept at all.
+ *
+ * The oldest entry is the head of a list linked through the entries, not the Map's first key: V8 leaves a deleted
+ * entry's slot in a Map's backing store until the table is rebuilt, and `keys().next()` walks over all of them, so
+ * with oldest-first eviction (delete the first, add at the end) finding the oldest cost time linear in the entries
+ * (≈ 14 µs per eviction at 13,000 entries, on every fill of a full response cache).
  */
 export class BoundedCache<V> {
-  private readonly entries = new Map<string, { value: V; size: number; slot: number }>();
+  private readonly entries = new Map<string, Node<V>>();
   /** The keys, for a random pick (random eviction only). */
   private readonly keys: string[] = [];
+  private oldest: Node<V> | null = null;
+  private newest: Node<V> | null = null;
   private bytes = 0;
   private readonly maxEntryBytes: number;
 
@@ -32,12 +50,15 @@ export class BoundedCache<V> {
     this.delete(key);
     const size = this.sizeOf(value) + key.length;
     if (size > this.maxEntryBytes) return;
-    while (this.bytes + size > this.maxBytes && this.entries.size) {
-      this.delete(this.eviction === 'random' ? this.keys[Math.floor(Math.random() * this.keys.length)] : this.entries.keys().next().value as string);
+    while (this.bytes + size > this.maxBytes && this.oldest !== null) {
+      this.delete(this.eviction === 'random' ? this.keys[Math.floor(Math.random() * this.keys.length)] : this.oldest.key);
     }
-    let slot = -1;
-    if (this.eviction === 'random') slot = this.keys.push(key) - 1;
-    this.entries.set(key, { value, size, slot });
+    const node: Node<V> = { key, value, size, slot: -1, older: this.newest, newer: null };
+    if (this.eviction === 'random') node.slot = this.keys.push(key) - 1;
+    if (this.newest) this.newest.newer = node;
+    else this.oldest = node;
+    this.newest = node;
+    this.entries.set(key, node);
     this.bytes += size;
   }
 
@@ -46,6 +67,10 @@ export class BoundedCache<V> {
     if (old === undefined) return;
     this.entries.delete(key);
     this.bytes -= old.size;
+    if (old.older) old.older.newer = old.newer;
+    else this.oldest = old.newer;
+    if (old.newer) old.newer.older = old.older;
+    else this.newest = old.older;
     if (old.slot >= 0) {
       // The last key takes the freed slot.
       const last = this.keys.pop()!;
