@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/create-db.ts';
 import { findNodeByObjectId } from '../../graph/store.repository.ts';
 import type { NodeRow } from '../../graph/graph.tables.ts';
@@ -10,7 +11,7 @@ import type { ControllerRow } from './controllers.repository.ts';
 import { graphEngine } from '../../graph/engine/index.ts';
 import { ENTITY_TYPES } from '../entities/entities.table.ts';
 import { relatedGraph } from '../entities/entities.service.ts';
-import { sortedControllers } from './controllers.service.ts';
+import { keptSortedControllers, sortedControllers } from './controllers.service.ts';
 import { JSON_TYPE } from '../../http/json-body.ts';
 import { VersionedCache } from '../../http/bounded-cache.ts';
 
@@ -43,10 +44,23 @@ const controllersTraversal = ENTITY_TYPES.find((t) => t.path === 'certtemplates'
 const templatesKept = new WeakMap<Db, VersionedCache<Readonly<NodeRow> | null>>();
 const NODES = ['nodes'] as const;
 
-/** By objectid as given, then upper-cased (AD ids are stored upper-case); 404 unless a CertTemplate. */
-async function requireTemplate(db: Db, objectId: string): Promise<NodeRow> {
+function templateCache(db: Db): VersionedCache<Readonly<NodeRow> | null> {
   let kept = templatesKept.get(db);
   if (!kept) templatesKept.set(db, (kept = new VersionedCache<Readonly<NodeRow> | null>(db.versions, 4 * 1024 * 1024, (n) => 256 + (n?.properties.length ?? 0))));
+  return kept;
+}
+
+/** The template when it is kept (no statement, no promise); undefined when it is not known yet. 404 unless a CertTemplate. */
+function keptTemplate(db: Db, objectId: string): NodeRow | undefined {
+  const node = templateCache(db).get(objectId, NODES);
+  if (node === undefined) return undefined;
+  if (!node || node.kind !== 'CertTemplate') throw notFound();
+  return node;
+}
+
+/** By objectid as given, then upper-cased (AD ids are stored upper-case); 404 unless a CertTemplate. */
+async function requireTemplate(db: Db, objectId: string): Promise<NodeRow> {
+  const kept = templateCache(db);
   let node = kept.get(objectId, NODES);
   if (node === undefined) {
     const keep = kept.prepare(objectId, NODES);
@@ -66,6 +80,26 @@ function entryText(r: ControllerRow): string {
   let text = entryJson.get(r);
   if (text === undefined) entryJson.set(r, (text = JSON.stringify(toEntry(r))));
   return text;
+}
+
+/** As JSON.stringify({ count, skip, limit, data: page.map(toEntry) }), from each row's kept text. */
+function controllersPage(rows: ControllerRow[], skip: number, limit: number): string {
+  const page = rows.slice(skip, limit === 0 ? undefined : skip + limit);
+  return `{"count":${rows.length},"skip":${skip},"limit":${limit},"data":[${page.map(entryText).join(',')}]}`;
+}
+
+async function controllersAnswer(request: FastifyRequest<ObjectIdParams>, reply: FastifyReply) {
+  const { db, config } = request.server;
+  const { skip, limit, sort, params: { type } } = request.parsedQuery;
+  const node = await requireTemplate(db, request.params.object_id);
+  reply.type(JSON_TYPE);
+  if (type === 'graph') {
+    // Bare, as BloodHound answers an entity's related list as a graph.
+    const view = await graphEngine(db).view();
+    const id = Number(node.id);
+    return reply.send(JSON.stringify(await relatedGraph(view, id, await controllersTraversal({ view, db, id }), config.graphResultLimit)));
+  }
+  return reply.send(controllersPage(await sortedControllers(db, node.id, sort), skip, limit));
 }
 
 export const certTemplateRoutes = [
@@ -104,21 +138,15 @@ export const certTemplateRoutes = [
         ...errorResponses(400, 401, 403, 404),
       },
     },
-    handler: async (request, reply) => {
-      const { db, config } = request.server;
+    handler: (request, reply) => {
+      // A list page of a kept template's kept controllers is answered here, synchronously (no promise); else read.
+      const { db } = request.server;
       const { skip, limit, sort, params: { type } } = request.parsedQuery;
-      const node = await requireTemplate(db, request.params.object_id);
-      reply.type(JSON_TYPE);
-      if (type === 'graph') {
-        // Bare, as BloodHound answers an entity's related list as a graph.
-        const view = await graphEngine(db).view();
-        const id = Number(node.id);
-        return reply.send(JSON.stringify(await relatedGraph(view, id, await controllersTraversal({ view, db, id }), config.graphResultLimit)));
-      }
-      const rows = await sortedControllers(db, node.id, sort);
-      const page = rows.slice(skip, limit === 0 ? undefined : skip + limit);
-      // As JSON.stringify({ count, skip, limit, data: page.map(toEntry) }), from each row's kept text.
-      return reply.send(`{"count":${rows.length},"skip":${skip},"limit":${limit},"data":[${page.map(entryText).join(',')}]}`);
+      const node = type === 'graph' ? undefined : keptTemplate(db, request.params.object_id);
+      const rows = node === undefined ? undefined : keptSortedControllers(db, node.id, sort);
+      if (rows === undefined) return controllersAnswer(request, reply);
+      reply.type(JSON_TYPE).send(controllersPage(rows, skip, limit));
+      return undefined; // answered: not `reply`, which Fastify would send again
     },
   }),
 ];

@@ -68,6 +68,28 @@ function graphVersion(db: Db): string | undefined {
 }
 const GRAPH_TABLES = ['nodes', 'edges'] as const;
 
+/**
+ * The template's controllers in the requested order when they are kept and the graph's state is known from the data
+ * versions (no statement, no promise: most pages are answered so); undefined otherwise (sortedControllers reads).
+ */
+export function keptSortedControllers(db: Db, templateId: number, sort: readonly SortTerm[]): ControllerRow[] | undefined {
+  const fingerprint = graphVersion(db);
+  if (fingerprint === undefined) return undefined;
+  const entry = caches.get(db)?.entries.get(templateId);
+  if (!entry || entry.fingerprint !== fingerprint) return undefined;
+  return sortedOf(entry, sort);
+}
+
+function sortedOf(entry: Entry, sort: readonly SortTerm[]): ControllerRow[] {
+  const sortKey = sort.map((t) => `${t.descending ? '-' : ''}${t.name}`).join(',');
+  let sorted = entry.sorted.get(sortKey);
+  if (!sorted) {
+    sorted = sortRows(entry.rows, sort);
+    entry.sorted.set(sortKey, sorted);
+  }
+  return sorted;
+}
+
 /** The template's controllers in the requested order. */
 export async function sortedControllers(db: Db, templateId: number, sort: readonly SortTerm[]): Promise<ControllerRow[]> {
   let cache = caches.get(db);
@@ -78,11 +100,5 @@ export async function sortedControllers(db: Db, templateId: number, sort: readon
     entry = { fingerprint, rows: await findControllers(db.kysely, templateId), sorted: new Map() };
     remember(cache, templateId, entry);
   }
-  const sortKey = sort.map((t) => `${t.descending ? '-' : ''}${t.name}`).join(',');
-  let sorted = entry.sorted.get(sortKey);
-  if (!sorted) {
-    sorted = sortRows(entry.rows, sort);
-    entry.sorted.set(sortKey, sorted);
-  }
-  return sorted;
+  return sortedOf(entry, sort);
 }

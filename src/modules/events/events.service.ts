@@ -8,7 +8,7 @@ import { badRequest, notFound } from '../../http/errors.ts';
 import { findClient } from '../clients/clients.repository.ts';
 import type { ClientEventRow } from '../jobs/collection.tables.ts';
 import { bumpJobsVersion, targetIds } from '../jobs/jobs.repository.ts';
-import { resolveObjectIds } from '../jobs/targets.repository.ts';
+import { knownObjectIds, resolveObjectIds } from '../jobs/targets.repository.ts';
 import { deleteEvent, findEvent, insertEvent, storedSwitches, updateEvent } from './events.repository.ts';
 import { nextOccurrence, normaliseRule } from './rrule.ts';
 import { scheduleEvent } from './scheduler.ts';
@@ -72,7 +72,7 @@ const eventById = prepared((k) => k.selectFrom('client_events').selectAll().wher
  */
 const EVENTS_KEPT = 100_000;
 const EVENT_TABLES = ['client_events'] as const;
-const eventsKept = new WeakMap<Db, { stamp: string; rows: Promise<Map<number, ClientEventRow> | null> }>();
+const eventsKept = new WeakMap<Db, { stamp: string; rows: Promise<Map<number, ClientEventRow> | null>; read?: Map<number, ClientEventRow> | null }>();
 
 async function keptEvents(db: Db): Promise<Map<number, ClientEventRow> | null> {
   if (!db.versions.usable()) return null;
@@ -81,11 +81,27 @@ async function keptEvents(db: Db): Promise<Map<number, ClientEventRow> | null> {
   if (!held || held.stamp !== stamp) {
     const rows = db.kysely.selectFrom('client_events').selectAll().limit(EVENTS_KEPT + 1).execute()
       .then((all) => (all.length > EVENTS_KEPT ? null : new Map(all.map((r) => [Number(r.id), r]))), () => null);
-    eventsKept.set(db, (held = { stamp, rows }));
+    const entry: { stamp: string; rows: typeof rows; read?: Map<number, ClientEventRow> | null } = { stamp, rows };
+    void rows.then((read) => (entry.read = read));
+    eventsKept.set(db, (held = entry));
   }
   const rows = await held.rows;
   // A write since the snapshot: the database answers (the next request reads the table again).
   return rows && db.versions.usable() && db.versions.snapshot(EVENT_TABLES) === held.stamp ? rows : null;
+}
+
+/**
+ * getEvent's answer when everything it needs is kept (the events, and what their OUs / domains resolve to): no
+ * statement, no promise. Undefined when something is not kept (getEvent reads it); throws as getEvent would.
+ */
+export function keptEvent(db: Db, id: number, flags: HydrateFlags): ReturnType<typeof toWireEvent> | undefined {
+  const held = eventsKept.get(db);
+  if (!held?.read || !db.versions.usable() || db.versions.snapshot(EVENT_TABLES) !== held.stamp) return undefined;
+  const row = held.read.get(id);
+  if (!row) throw notFound();
+  const ids = targetIds([row], flags.ous, flags.domains);
+  const resolved = ids.size ? knownObjectIds(ids, db.versions) : new Map();
+  return resolved && toWireEvent(row, { ...flags, resolved });
 }
 
 export async function getEvent(db: Db, id: number, flags: HydrateFlags) {

@@ -25,8 +25,8 @@ import { JobStatus } from './job-status.ts';
 import { availableQuery } from './jobs.query.ts';
 import { JOB_COLUMNS, jobsSelect, targetIds } from './jobs.repository.ts';
 import { evaluateQuery } from '../../http/query/evaluate.ts';
-import { toWireJob, type JobWithClient } from './jobs.schema.ts';
-import { STAMP_INLINE, graphStamp, graphStampExpr, resolveObjectIds, variants } from './targets.repository.ts';
+import { toWireJob, type Hydration, type JobWithClient } from './jobs.schema.ts';
+import { STAMP_INLINE, graphStamp, graphStampExpr, knownObjectIds, resolveObjectIds, variants } from './targets.repository.ts';
 
 type Q = Kysely<Database>;
 
@@ -140,22 +140,40 @@ export async function availableBody(db: Db, clientId: string, parsed: ParsedQuer
     qb = applySort(applyFilters(qb, availableQuery, parsed), availableQuery, parsed);
     rows = await qb.execute();
   }
-  const wire = view && kept ? view.json : undefined;
-  const prefix = `${flags.ous ? 1 : 0}${flags.domains ? 1 : 0}:`;
-  const missing = wire ? rows.filter((r) => !wire.has(prefix + r.id)) : rows;
+  const wire = view && kept ? view.json[(flags.ous ? 2 : 0) + (flags.domains ? 1 : 0)] : undefined;
+  const missing = wire ? rows.filter((r) => !wire.has(r.id)) : rows;
   const ids = targetIds(missing, flags.ous, flags.domains);
-  const h = { ...flags, resolved: ids.size ? await resolveObjectIds(db.kysely, ids, db.versions) : new Map() };
-  // Ready jobs have not ended, so they carry no domain results. As JSON.stringify({ data: jobs }), each job's text
-  // kept with the view (it changes only with the tables the view is kept by).
+  return render(rows, wire, { ...flags, resolved: ids.size ? await resolveObjectIds(db.kysely, ids, db.versions) : new Map() });
+}
+
+/**
+ * Ready jobs have not ended, so they carry no domain results. As JSON.stringify({ data: jobs }), each job's text
+ * kept with the view (it changes only with the tables the view is kept by).
+ */
+function render(rows: JobWithClient[], wire: Map<number, string> | undefined, h: Hydration): string {
   const parts = rows.map((r) => {
-    let text = wire?.get(prefix + r.id);
+    let text = wire?.get(r.id);
     if (text === undefined) {
       text = JSON.stringify(toWireJob(r, [], h));
-      wire?.set(prefix + r.id, text);
+      wire?.set(r.id, text);
     }
     return text;
   });
   return `{"data":[${parts.join(',')}]}`;
+}
+
+/**
+ * availableBody's answer from the client's kept view, when the query is evaluated in process and what the references
+ * of jobs not rendered yet resolve to is known: no statement, no promise. Undefined otherwise (availableBody reads).
+ */
+function bodyFromView(db: Db, view: ReadyView, parsed: ParsedQuery, plan: AvailablePlan): string | undefined {
+  const rows = evaluateQuery(view.rows.filter((r) => r.execution_time !== null && Number(r.execution_time) <= plan.now), availableQuery, parsed, TEXT_RANKS);
+  if (!rows) return undefined;
+  const flags = { ous: parsed.params.hydrate_ous !== false, domains: parsed.params.hydrate_domains !== false };
+  const wire = view.json[(flags.ous ? 2 : 0) + (flags.domains ? 1 : 0)];
+  const ids = targetIds(rows.filter((r) => !wire.has(r.id)), flags.ous, flags.domains);
+  const resolved = ids.size ? knownObjectIds(ids, db.versions) : new Map();
+  return resolved && render(rows, wire, { ...flags, resolved });
 }
 
 /**
@@ -171,8 +189,8 @@ interface ReadyView {
   graph: string;
   /** The ready jobs as jobsSelect reads them (with the client's name), for answers evaluateQuery can make. */
   rows: JobWithClient[];
-  /** Each ready job's JSON by `<hydrate_ous><hydrate_domains>:<id>` (0/1), made on first use. */
-  json: Map<string, string>;
+  /** Each ready job's JSON by id, one map per hydrate_ous × hydrate_domains (2 × ous + domains), made on first use. */
+  json: [Map<number, string>, Map<number, string>, Map<number, string>, Map<number, string>];
 }
 const views = new WeakMap<Db, VersionedCache<ReadyView>>();
 
@@ -196,7 +214,7 @@ async function readyView(db: Db, keepMb: number): Promise<(clientId: string) => 
       times: ready.filter((r) => r.execution_time !== null).map((r) => Number(r.execution_time)),
       graph: ready.length ? await graphStamp(db.kysely, [...targetIds(ready, true, true)]) : '-',
       rows: ready,
-      json: new Map(),
+      json: [new Map(), new Map(), new Map(), new Map()],
     };
     keep(view);
     return view;
@@ -242,7 +260,8 @@ function planFrom(view: ReadyView, parsed: ParsedQuery, rawQuery: string): Avail
  * that misses it reads only its jobs (the ETag comes from the client's kept ready view).
  */
 const ANSWER_READS = ['client_jobs', 'clients', 'nodes'] as const;
-type KeptAnswer = { dueAt: number; plan: AvailablePlan; body: Buffer | null };
+/** `body`: as availableBody made it until it is sent a second time, then the Buffer sent from then on. */
+type KeptAnswer = { dueAt: number; plan: AvailablePlan; body: Buffer | string | null };
 const answers = new WeakMap<Db, VersionedCache<KeptAnswer>>();
 /** What a kept answer is counted as before its body is built (the ETag, the plan). */
 const ANSWER_OVERHEAD = 256;
@@ -270,14 +289,54 @@ export async function availableAnswer(db: Db, clientId: string, parsed: ParsedQu
   const found = entry;
   return {
     etag: found.plan.etag,
-    body: async () => {
+    body: async (): Promise<Buffer | string> => {
       if (found.body === null) {
-        const body = Buffer.from(await availableBody(db, clientId, parsed, found.plan, 2 * keepMb));
-        // Kept: sent again as this same Buffer, so its gzip form is made once (src/http/compression.ts).
-        found.body = keepMb > 0 ? markKept(body) : body;
+        // Sent as made (Node encodes the string in its write: most answers are asked once), and kept.
+        found.body = await availableBody(db, clientId, parsed, found.plan, 2 * keepMb);
         keep(found, found.dueAt); // counted again, with its body
+        return found.body;
       }
-      return found.body;
+      return keptBody(found);
+    },
+  };
+}
+
+/** A kept answer's body asked again: from now on sent as this same Buffer, so its gzip form is made once (src/http/compression.ts). */
+function keptBody(found: KeptAnswer): Buffer {
+  if (typeof found.body === 'string') found.body = markKept(Buffer.from(found.body));
+  return found.body as Buffer;
+}
+
+/**
+ * availableAnswer's answer when it can be made from what is kept (the answer, or the client's ready view) without a
+ * statement or a promise; undefined otherwise (availableAnswer makes it). Its `body()` is undefined when the body needs
+ * a read (the answer's ETag stays kept: availableAnswer then finds it).
+ */
+export function keptAvailableAnswer(db: Db, clientId: string, parsed: ParsedQuery, rawQuery: string, keepMb = 16):
+  { etag: string; body: () => Buffer | string | undefined } | undefined {
+  const cache = answers.get(db);
+  if (keepMb <= 0 || !cache || !db.versions.usable()) return undefined;
+  const key = `${clientId} ${rawQuery}`;
+  const keep = cache.prepare(key, ANSWER_READS);
+  let entry = cache.get(key, ANSWER_READS);
+  if (!entry) {
+    const view = views.get(db)?.get(clientId, ANSWER_READS);
+    if (!view) return undefined;
+    const { dueAt, ...plan } = planFrom(view, parsed, rawQuery);
+    entry = { dueAt, plan, body: null };
+    keep(entry, entry.dueAt);
+  }
+  const found = entry;
+  return {
+    etag: found.plan.etag,
+    body: () => {
+      if (found.body !== null) return keptBody(found);
+      const view = views.get(db)?.get(clientId, ANSWER_READS);
+      const made = view && bodyFromView(db, view, parsed, found.plan);
+      if (made === undefined) return undefined;
+      found.body = made;
+      keep(found, found.dueAt); // counted again, with its body
+      return made;
     },
   };
 }

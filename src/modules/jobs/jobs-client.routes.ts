@@ -4,15 +4,15 @@ import { DataEnvelope, errorResponses } from '../../http/envelope.ts';
 import { route } from '../../http/route.ts';
 import { audited } from '../../audit/audit.ts';
 import { recordCheckin } from '../clients/clients.repository.ts';
-import { availableAnswer, matchesIfNoneMatch } from './available.ts';
+import { availableAnswer, keptAvailableAnswer, matchesIfNoneMatch } from './available.ts';
 import { EndJobBody, StartJobBody } from './jobs.body.ts';
 import { availableQuery } from './jobs.query.ts';
 import { ClientJobSchema } from './jobs.schema.ts';
 import { currentJob, endJob, startJob } from './jobs.service.ts';
 import { JSON_TYPE } from '../../http/json-body.ts';
 
-/** The collection client's side: poll, claim, report. Every call records the client's check-in. */
-async function checkIn(request: FastifyRequest): Promise<string> {
+/** The collection client's side: poll, claim, report. Every call records the client's check-in (written behind). */
+function checkIn(request: FastifyRequest): string {
   const principal = request.principal;
   if (principal?.kind !== 'client') throw new Error('client route without a client principal');
   recordCheckin(request.server.db.kysely, principal.clientId, request.ip, request.headers['user-agent']);
@@ -33,15 +33,33 @@ export const jobClientRoutes = [
       summary: "The calling client's ready and due jobs (spec 4.5); ETag / If-None-Match",
       response: { 200: DataEnvelope(Type.Array(Job)), 304: Type.Null({ description: 'not modified' }), ...errorResponses(400, 401, 404) },
     },
-    handler: async (request, reply) => {
-      const clientId = await checkIn(request);
+    handler: (request, reply) => {
+      const clientId = checkIn(request);
       const q = request.url.indexOf('?');
+      const rawQuery = q < 0 ? '' : request.url.slice(q + 1);
       const { db, config } = request.server;
-      const answer = await availableAnswer(db, clientId, request.parsedQuery, q < 0 ? '' : request.url.slice(q + 1), config.responseCacheMb / 4);
-      reply.header('etag', answer.etag).header('cache-control', 'private, no-cache');
-      if (matchesIfNoneMatch(request.headers['if-none-match'], answer.etag)) return reply.code(304).send();
-      // Serialised by availableBody (and kept): the schema's OU/domain unions are slow in fast-json-stringify.
-      return reply.type(JSON_TYPE).send(await answer.body());
+      const keepMb = config.responseCacheMb / 4;
+      // Answered synchronously (no promise) when what it needs is kept; else (or for the body only) read.
+      const kept = keptAvailableAnswer(db, clientId, request.parsedQuery, rawQuery, keepMb);
+      if (kept) {
+        reply.header('etag', kept.etag).header('cache-control', 'private, no-cache');
+        if (matchesIfNoneMatch(request.headers['if-none-match'], kept.etag)) {
+          reply.code(304).send();
+          return undefined; // answered: not `reply`, which Fastify would send again
+        }
+        const body = kept.body();
+        if (body !== undefined) {
+          reply.type(JSON_TYPE).send(body);
+          return undefined;
+        }
+      }
+      return (async () => {
+        const answer = await availableAnswer(db, clientId, request.parsedQuery, rawQuery, keepMb);
+        reply.header('etag', answer.etag).header('cache-control', 'private, no-cache');
+        if (matchesIfNoneMatch(request.headers['if-none-match'], answer.etag)) return reply.code(304).send();
+        // Serialised by availableBody (and kept): the schema's OU/domain unions are slow in fast-json-stringify.
+        return reply.type(JSON_TYPE).send(await answer.body());
+      })();
     },
   }),
   route<{ Body: StartJobBody }>({
@@ -50,7 +68,7 @@ export const jobClientRoutes = [
     config: { access: clientOnly, enterprise: true, audit: { action: 'StartJob' } },
     schema: { tags, summary: 'Claim a ready job: it becomes running', body: StartJobBody, response: { 200: DataEnvelope(Job), ...errorResponses(400, 401, 404) } },
     handler: async (request) => {
-      const clientId = await checkIn(request);
+      const clientId = checkIn(request);
       return { data: await audited(request, (db) => startJob(db, clientId, request.body.id)) };
     },
   }),
@@ -60,7 +78,7 @@ export const jobClientRoutes = [
     config: { access: clientOnly, enterprise: true, audit: { action: 'EndJob' } },
     schema: { tags, summary: 'Report the end of the running job', body: EndJobBody, response: { 200: DataEnvelope(Job), ...errorResponses(400, 401, 404) } },
     handler: async (request) => {
-      const clientId = await checkIn(request);
+      const clientId = checkIn(request);
       return { data: await audited(request, (db) => endJob(db, clientId, request.body)) };
     },
   }),
@@ -69,6 +87,6 @@ export const jobClientRoutes = [
     url: '/api/v2/jobs/current',
     config: { access: clientOnly, enterprise: true },
     schema: { tags, summary: "The calling client's running job (404 when none)", response: { 200: DataEnvelope(Job), ...errorResponses(401, 404) } },
-    handler: async (request) => ({ data: await currentJob(request.server.db, await checkIn(request)) }),
+    handler: async (request) => ({ data: await currentJob(request.server.db, checkIn(request)) }),
   }),
 ];

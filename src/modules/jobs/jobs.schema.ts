@@ -72,21 +72,36 @@ export interface Hydration {
   resolved: Resolved;
 }
 
-export function parseIds(text: string): string[] {
-  const v = JSON.parse(text);
-  return Array.isArray(v) ? v.map(String) : [];
+/**
+ * A stored id list (`ous` / `domains`, JSON text) as strings. The same texts come back with every answer that shows
+ * an event or job (twice: its targets, then its wire form), so the parsed lists of recent texts are kept (frozen:
+ * callers only read them).
+ */
+export function parseIds(text: string): readonly string[] {
+  let ids = parsedIds.get(text);
+  if (ids === undefined) {
+    const v = JSON.parse(text);
+    ids = Object.freeze(Array.isArray(v) ? v.map(String) : []);
+    if (parsedIds.size >= PARSED_IDS_KEPT) parsedIds.clear();
+    parsedIds.set(text, ids);
+  }
+  return ids;
 }
+const parsedIds = new Map<string, readonly string[]>();
+const PARSED_IDS_KEPT = 10_000;
 
 export function wireSwitches(row: CollectionSwitches) {
-  return Object.fromEntries(SWITCH_NAMES.map((n) => [n, row[n] === 1])) as Record<(typeof SWITCH_NAMES)[number], boolean>;
+  const out = {} as Record<(typeof SWITCH_NAMES)[number], boolean>;
+  for (const n of SWITCH_NAMES) out[n] = row[n] === 1;
+  return out;
 }
 
 export function wireTargets(row: { ous: string; domains: string }, h: Hydration) {
   const ous = parseIds(row.ous);
   const domains = parseIds(row.domains);
   return {
-    ous: h.ous ? ous.map((id) => ouRef(h.resolved, id)) : ous,
-    domains: h.domains ? domains.map((id) => domainRef(h.resolved, id)) : domains,
+    ous: h.ous ? ous.map((id) => ouRef(h.resolved, id)) : ous.slice(),
+    domains: h.domains ? domains.map((id) => domainRef(h.resolved, id)) : domains.slice(),
   };
 }
 

@@ -24,6 +24,23 @@ const resolvedKept = new WeakMap<DataVersions, { snapshot: string; known: Map<st
 const RESOLVED_KEPT = 100_000;
 const NODES = ['nodes'] as const;
 
+/**
+ * What resolveObjectIds(db, objectids, versions) answers, when every objectid is already known from earlier requests
+ * (no statement, no promise); undefined when one is not, or nothing can be reused now.
+ */
+export function knownObjectIds(objectids: Iterable<string>, versions: DataVersions): Resolved | undefined {
+  if (!versions.usable()) return undefined;
+  const kept = resolvedKept.get(versions);
+  if (!kept || kept.snapshot !== versions.snapshot(NODES)) return undefined;
+  const out = new Map<string, NodeInfo>();
+  for (const id of variants(objectids)) {
+    const known = kept.known.get(id);
+    if (known === undefined) return undefined;
+    if (known) out.set(id, known);
+  }
+  return out;
+}
+
 /** `versions`: the database's data versions, to reuse what earlier requests resolved (omit inside a transaction). */
 export async function resolveObjectIds(db: Kysely<Database>, objectids: Iterable<string>, versions?: DataVersions): Promise<Resolved> {
   const out = new Map<string, NodeInfo>();
