@@ -35,6 +35,16 @@ export async function openDatabase(values: Record<string, unknown>, options: { c
   return { config, db };
 }
 
+/** Runs a command's work on the database of its flags (see openDatabase), closing it whatever happens. */
+export async function withDatabase<T>(values: Record<string, unknown>, work: (opened: { config: Config; db: Db }) => Promise<T>, options: { create?: boolean } = {}): Promise<T> {
+  const opened = await openDatabase(values, options);
+  try {
+    return await work(opened);
+  } finally {
+    await opened.db.close();
+  }
+}
+
 function refuseUnreachable(url: string): void {
   if (url === 'sqlite::memory:' || url === 'sqlite:') {
     throw new UsageError('sqlite::memory: lives inside the process that opened it: no other command can reach a server\'s in-memory database; sign in over HTTP instead (POST /api/v2/login)');

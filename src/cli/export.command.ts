@@ -3,7 +3,7 @@ import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { exportOpenGraph, openSnapshot } from '../graph/export/opengraph-export.ts';
 import type { Command } from './command.ts';
-import { databaseOption, openDatabase } from './database.ts';
+import { databaseOption, withDatabase } from './database.ts';
 
 /** `scent export`: the whole graph as OpenGraph JSON (the format `scent import` reads back). */
 export const exportCommand: Command = {
@@ -15,14 +15,11 @@ export const exportCommand: Command = {
     output: { type: 'string', description: 'file to write (default: standard output)' },
   },
   async run({ values }) {
-    const { db } = await openDatabase(values);
-    try {
+    return withDatabase(values, async ({ db }) => {
       const snapshot = await openSnapshot(db);
       const out: Writable = typeof values.output === 'string' ? createWriteStream(values.output) : process.stdout;
       await pipeline(Readable.from(exportOpenGraph(snapshot)), out, { end: out !== process.stdout });
       return 0;
-    } finally {
-      await db.close();
-    }
+    });
   },
 };

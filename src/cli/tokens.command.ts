@@ -3,7 +3,7 @@ import { issueSession } from '../auth/sessions.ts';
 import { findUserByName } from '../modules/users/users.repository.ts';
 import { findClient } from '../modules/clients/clients.repository.ts';
 import { UsageError, type Command } from './command.ts';
-import { databaseOption, openDatabase } from './database.ts';
+import { databaseOption, withDatabase } from './database.ts';
 
 export const tokensIssueCommand: Command = {
   path: ['tokens', 'issue'],
@@ -21,8 +21,7 @@ export const tokensIssueCommand: Command = {
     if (!ttl) throw new UsageError('--ttl must be a duration like 30m, 8h or 7d');
     if (isClient && values.user !== undefined) throw new UsageError('give either --user or --client, not both');
     if (!isClient && typeof values.user !== 'string') throw new UsageError('--user or --client is required');
-    const { config, db } = await openDatabase(values);
-    try {
+    return withDatabase(values, async ({ config, db }) => {
       if (isClient) {
         const clientId = String(values.client).toLowerCase();
         if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(clientId) || !(await findClient(db.kysely, clientId))) {
@@ -39,8 +38,6 @@ export const tokensIssueCommand: Command = {
       const { token } = await issueSession(db, config, { userId: user.id }, ttl, 'cli');
       process.stdout.write(`${token}\n`);
       return 0;
-    } finally {
-      await db.close();
-    }
+    });
   },
 };

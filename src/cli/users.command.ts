@@ -3,7 +3,7 @@ import { confirm } from './confirm.ts';
 import { ROLE_NAMES } from '../auth/permissions.ts';
 import { toRfc3339 } from '../db/time.ts';
 import { UsageError, type Command } from './command.ts';
-import { databaseOption, openDatabase } from './database.ts';
+import { databaseOption, withDatabase } from './database.ts';
 
 function required(values: Record<string, unknown>, name: string): string {
   const v = values[name];
@@ -31,14 +31,11 @@ export const usersCreateCommand: Command = {
       password: values.password as string | undefined,
       ssoProviderName: values['sso-provider'] as string | undefined,
     };
-    const { db } = await openDatabase(values, { create: true });
-    try {
+    return withDatabase(values, async ({ db }) => {
       const user = await createUser(db, input);
       process.stdout.write(`${user.id}\n`);
       return 0;
-    } finally {
-      await db.close();
-    }
+    }, { create: true });
   },
 };
 
@@ -49,14 +46,11 @@ export const usersDisableCommand: Command = {
   options: { ...databaseOption },
   async run({ values, positionals }) {
     if (positionals.length !== 1) throw new UsageError('expected exactly one user NAME');
-    const { db } = await openDatabase(values);
-    try {
+    return withDatabase(values, async ({ db }) => {
       await disableUser(db, positionals[0]);
       process.stdout.write(`disabled ${positionals[0]}\n`);
       return 0;
-    } finally {
-      await db.close();
-    }
+    });
   },
 };
 
@@ -66,8 +60,7 @@ export const usersListCommand: Command = {
   usage: '[--database URL]',
   options: { ...databaseOption },
   async run({ values }) {
-    const { db } = await openDatabase(values);
-    try {
+    return withDatabase(values, async ({ db }) => {
       const rows = await db.kysely
         .selectFrom('users')
         .leftJoin('users_roles', 'users_roles.user_id', 'users.id')
@@ -81,9 +74,7 @@ export const usersListCommand: Command = {
         process.stdout.write(`${r.id}\t${r.principal_name}\t${r.email_address ?? ''}\t${r.role ?? ''}\t${r.is_disabled ? 'yes' : 'no'}\t${last}\n`);
       }
       return 0;
-    } finally {
-      await db.close();
-    }
+    });
   },
 };
 
@@ -99,14 +90,11 @@ export const usersEnableCommand: Command = {
   options: { ...databaseOption },
   async run({ values, positionals }) {
     const name = oneName(positionals);
-    const { db } = await openDatabase(values);
-    try {
+    return withDatabase(values, async ({ db }) => {
       await enableUser(db, name);
       process.stdout.write(`enabled ${name}\n`);
       return 0;
-    } finally {
-      await db.close();
-    }
+    });
   },
 };
 
@@ -121,14 +109,11 @@ export const usersDeleteCommand: Command = {
       process.stderr.write('scent users delete: nothing deleted (answer "yes", or pass --yes in scripts)\n');
       return 1;
     }
-    const { db } = await openDatabase(values);
-    try {
+    return withDatabase(values, async ({ db }) => {
       await deleteUserByName(db, name);
       process.stdout.write(`deleted ${name}\n`);
       return 0;
-    } finally {
-      await db.close();
-    }
+    });
   },
 };
 
@@ -139,14 +124,11 @@ export const usersResetPasswordCommand: Command = {
   options: { ...databaseOption },
   async run({ values, positionals }) {
     const name = oneName(positionals);
-    const { db } = await openDatabase(values);
-    try {
+    return withDatabase(values, async ({ db }) => {
       const password = await resetPassword(db, name);
       process.stdout.write(`${password}\n`);
       process.stderr.write(`one-time password for ${name}: its first login must set a new one (PUT /api/v2/bloodhound-users/{id}/secret)\n`);
       return 0;
-    } finally {
-      await db.close();
-    }
+    });
   },
 };
