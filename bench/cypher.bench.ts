@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- cypher [--database sqlite|postgres] [--scale small|large] [--runs N] [--paths N] [--rebuild]`
+ * `npm run bench -- cypher [--database sqlite|postgres] [--scale small|large] [--data generated|sharphound] [--runs N] [--paths N] [--rebuild]`
  *
  * Every Active Directory query of BloodHound's Query Library, N distinct runs each (default 3), then
  * `shortestPath` from random users to the dataset's Tier Zero group (the "Domain Admins" of the
@@ -21,6 +21,7 @@ import { AD_ATTACK_PATHS } from '../src/cypher/macros.ts';
 import { createUser } from '../src/modules/users/users.service.ts';
 import { DOMAIN } from './graph-generate.ts';
 import { ensureDataset, type Database, type ScaleName } from './dataset.ts';
+import { ensureSharpHoundDataset } from './cypher-dataset.ts';
 
 const SECRET = 'bench-secret-that-is-long-enough-for-hs256!!';
 
@@ -37,7 +38,14 @@ export async function run(args: string[]): Promise<void> {
   const scale = option(args, 'scale', 'small') as ScaleName;
   const runs = Number(option(args, 'runs', '3'));
   const pathRuns = Number(option(args, 'paths', '20'));
-  const manifest = await ensureDataset(database, scale, args.includes('--rebuild'), (s) => console.log(s));
+  // --data generated (default): the shared synthetic graph of bench/dataset.ts, 1M nodes / 5M edges at large scale,
+  // bare nodes; --data sharphound: an imported, analysed SharpHound collection (bench/cypher-dataset.ts).
+  const data = option(args, 'data', 'generated');
+  if (data !== 'generated' && data !== 'sharphound') throw new Error(`--data must be generated or sharphound, got ${data}`);
+  const log = (s: string) => console.log(s);
+  const manifest = data === 'sharphound'
+    ? await ensureSharpHoundDataset(database, scale, args.includes('--rebuild'), log).then((m) => ({ url: m.url, nodes: m.nodes, edges: m.edges, target: m.tierZeroGroup, label: `an imported SharpHound collection of ${m.users} users` }))
+    : await ensureDataset(database, scale, args.includes('--rebuild'), log).then((m) => ({ url: m.url, nodes: m.shape.nodes, edges: m.shape.edges, target: `${DOMAIN}-2`, label: 'the generated graph' }));
   const db = createDb(manifest.url);
   await migrateToLatest(db);
   const config = testConfig({ databaseUrl: manifest.url, jwtSecret: SECRET, responseCacheMb: 0 });
@@ -83,8 +91,8 @@ export async function run(args: string[]): Promise<void> {
     const routePaths: Array<{ ms: number; status: number }> = [];
     for (let i = 0; i < pathRuns && users.length > 0; i++) {
       const s = users[Math.floor(rand() * users.length)].objectid;
-      paths.push(await ask(`MATCH p=shortestPath((s:User {objectid: '${s}'})-[:AD_ATTACK_PATHS*1..]->(t:Group)) WHERE t.objectid = '${DOMAIN}-2' RETURN p`));
-      routePaths.push(await route(s, `${DOMAIN}-2`));
+      paths.push(await ask(`MATCH p=shortestPath((s:User {objectid: '${s}'})-[:AD_ATTACK_PATHS*1..]->(t:Group)) WHERE t.objectid = '${manifest.target}' RETURN p`));
+      routePaths.push(await route(s, manifest.target));
     }
     const pathTimes = paths.map((p) => p.ms).sort((a, b) => a - b);
     const pathStatus = paths.reduce<Record<number, number>>((acc, r) => ((acc[r.status] = (acc[r.status] ?? 0) + 1), acc), {});
@@ -93,9 +101,9 @@ export async function run(args: string[]): Promise<void> {
     const pathRatio = quantile(pathTimes, 0.5) / quantile(routeTimes, 0.5);
 
     const summary = [
-      `# Cypher bench: ${database}, ${scale} (${manifest.shape.nodes} nodes, ${manifest.shape.edges} edges), ${new Date().toISOString()}`,
+      `# Cypher bench: ${database}, ${scale} (${manifest.label}: ${manifest.nodes} nodes, ${manifest.edges} edges), ${new Date().toISOString()}`,
       '',
-      `Command: \`npm run bench -- cypher --database ${database} --scale ${scale} --runs ${runs} --paths ${pathRuns}\``,
+      `Command: \`npm run bench -- cypher --database ${database} --scale ${scale}${data === 'generated' ? '' : ` --data ${data}`} --runs ${runs} --paths ${pathRuns}\``,
       `Load average at the end: ${loadavg().map((x) => x.toFixed(2)).join(' ')}`,
       '',
       `Query Library, ${rows.length} Active Directory queries x ${runs} runs: median of the per-query medians ${quantile(medians, 0.5).toFixed(1)} ms, ` +
@@ -113,7 +121,7 @@ export async function run(args: string[]): Promise<void> {
     ].join('\n');
     console.log(summary.split('\n').slice(0, 8).join('\n'));
     mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
-    const file = new URL(`./results/${new Date().toISOString().slice(0, 10)}-${database}-${scale}-cypher.md`, import.meta.url);
+    const file = new URL(`./results/${new Date().toISOString().slice(0, 10)}-${database}-${scale}${data === 'generated' ? '' : `-${data}`}-cypher.md`, import.meta.url);
     writeFileSync(file, `${summary}\n`);
     console.log(`written ${file.pathname}`);
   } finally {

@@ -8,12 +8,12 @@
  * PostgreSQL: SCENT_BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/test), fresh schema.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { generate } from './sharphound-generate.ts';
+import { sharpHoundFiles } from './sharphound-generate.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, 'bin/scent.js');
@@ -55,14 +55,7 @@ async function databaseUrl(database: string): Promise<string> {
 export async function run(args: string[]): Promise<void> {
   const users = Number(arg(args, 'users', '100000'));
   const database = arg(args, 'database', 'sqlite');
-  const dir = join(DATA, `sharphound-${users}`);
-  if (!existsSync(`${dir}.done`)) {
-    console.log(`generating SharpHound files for ${users} users into ${dir}`);
-    rmSync(dir, { recursive: true, force: true });
-    await generate(users, dir);
-    writeFileSync(`${dir}.done`, new Date().toISOString());
-  }
-  const files = readdirSync(dir).map((f) => join(dir, f)).sort();
+  const files = await sharpHoundFiles(users, DATA, (s) => console.log(s));
   const inputMb = files.reduce((n, f) => n + statSync(f).size, 0) / 1e6;
   const url = await databaseUrl(database);
   spawnSync(process.execPath, [BIN, 'migrate', '--database', url], { cwd: ROOT, stdio: 'ignore' });

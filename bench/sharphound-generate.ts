@@ -5,7 +5,7 @@
  * Files are written streamed (users.json, groups.json, ...), so any size fits in flat memory.
  *   node --import tsx bench/sharphound-generate.ts --users 100000 --out bench/.data/100k
  */
-import { createWriteStream, mkdirSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { once } from 'node:events';
 
@@ -102,6 +102,22 @@ async function writeFile(path: string, type: string, count: number, make: (i: nu
   return bytes;
 }
 
+/** Bump when generate() writes other files: cached collections of an older version are generated again. */
+export const GENERATOR_VERSION = 2; // 2: Domain Admins has members
+
+/** The collection of N users in bench/.data/sharphound-N, generated unless a current one is there. */
+export async function sharpHoundFiles(users: number, dataDir: string, log: (s: string) => void): Promise<string[]> {
+  const dir = join(dataDir, `sharphound-${users}`);
+  const done = `${dir}.done`;
+  if (!existsSync(done) || !readFileSync(done, 'utf8').startsWith(`v${GENERATOR_VERSION} `)) {
+    log(`generating SharpHound files for ${users} users into ${dir}`);
+    rmSync(dir, { recursive: true, force: true });
+    await generate(users, dir);
+    writeFileSync(done, `v${GENERATOR_VERSION} ${new Date().toISOString()}`);
+  }
+  return readdirSync(dir).map((f) => join(dir, f)).sort();
+}
+
 export async function generate(users: number, dir: string, seed = 42): Promise<{ files: string[]; bytes: number; scale: Scale }> {
   mkdirSync(dir, { recursive: true });
   const s = scaleFor(users);
@@ -147,7 +163,15 @@ export async function generate(users: number, dir: string, seed = 42): Promise<{
     for (let k = 0; k < 3; k++) members[Math.floor(r() * s.groups)].push({ ObjectIdentifier: sid(userRid(u)), ObjectType: 'User' });
   }
   for (let g = 100; g < s.groups; g++) members[Math.floor(r() * 100)].push({ ObjectIdentifier: sid(groupRid(g)), ObjectType: 'Group' });
-  await file('groups', s.groups, (i) => {
+  // Domain Admins (a record of its own after the generated groups, drawing no random numbers, so the rest of
+  // the collection is unchanged): five users, so attack paths to it exist as in a real domain.
+  await file('groups', s.groups + 1, (i) => {
+    if (i === s.groups) {
+      return {
+        ObjectIdentifier: sid(512), Properties: props('DOMAIN ADMINS', { admincount: true }), Aces: [], IsDeleted: false, IsACLProtected: false,
+        Members: Array.from({ length: Math.min(5, s.users) }, (_, u) => ({ ObjectIdentifier: sid(userRid(u)), ObjectType: 'User' })),
+      };
+    }
     const m = members[i];
     members[i] = [];
     return {
