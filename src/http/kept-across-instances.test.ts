@@ -6,23 +6,18 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app.ts';
 import { issueSession } from '../auth/sessions.ts';
 import { testConfig } from '../config.ts';
-import { createDb, type Db } from '../db/create-db.ts';
-import { migrateToLatest } from '../db/migrate.ts';
+import type { Db } from '../db/create-db.ts';
 import { upsertEdges, upsertNodes } from '../graph/store.repository.ts';
-import { createTestDb, DIALECT, type TestApp, type TestDb } from '../test/harness.ts';
+import { DIALECT, sharedTestDb, type TestApp } from '../test/harness.ts';
 import { addNode, makeClient, makeJob } from '../test/collection.fixtures.ts';
 import { createUser } from '../modules/users/users.service.ts';
 import { buildTagGraph } from '../test/tag-graph.ts';
 
-let holder: TestDb | null = null;
-let dir: string | null = null;
+let shared: Awaited<ReturnType<typeof sharedTestDb>>;
 let a: Db;
 let b: Db;
 let appA: FastifyInstance;
@@ -32,17 +27,9 @@ let admin: string;
 let onA: TestApp;
 
 before(async () => {
-  let url: string;
-  if (DIALECT === 'postgres') {
-    holder = await createTestDb();
-    url = holder.url;
-  } else {
-    dir = mkdtempSync(join(tmpdir(), 'scent-kept-'));
-    url = `sqlite:${join(dir, 'db.sqlite')}`;
-  }
-  a = createDb(url);
-  if (DIALECT === 'sqlite') await migrateToLatest(a);
-  b = createDb(url);
+  shared = await sharedTestDb();
+  const url = shared.url;
+  ({ a, b } = shared);
   const config = testConfig({ databaseUrl: url, jwtSecret: 'test-secret-that-is-long-enough-for-hs256!!', schedulerInterval: 0 });
   appA = await buildApp({ config, db: a });
   appB = await buildApp({ config, db: b });
@@ -58,19 +45,12 @@ before(async () => {
       payload: body === undefined ? undefined : JSON.stringify(body),
     }),
   } as unknown as TestApp;
-  for (const db of [a, b]) {
-    for (let i = 0; i < 100 && !db.versions.usable(); i++) await new Promise((r) => setTimeout(r, 50));
-    assert.ok(db.versions.usable(), 'the instance listens for changes');
-  }
 });
 
 after(async () => {
   await appB.close();
   await appA.close();
-  await b.close();
-  await a.close();
-  await holder?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  await shared.close();
 });
 
 const getB = (url: string, token = admin, headers: Record<string, string> = {}) =>

@@ -4,6 +4,9 @@
  * schema of the `test` database that is dropped on close.
  */
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../app.ts';
@@ -57,6 +60,39 @@ export async function createTestDb(): Promise<TestDb> {
   const db = await createEmptyTestDb();
   await migrateToLatest(db);
   return db;
+}
+
+/**
+ * One database opened twice, as two instances of Scent share it: a file on SQLite (so both handles reach it), a
+ * test database on PostgreSQL; migrated, and both handles listening for each other's changes before it returns.
+ */
+export async function sharedTestDb(): Promise<{ url: string; a: Db; b: Db; close(): Promise<void> }> {
+  let url: string;
+  let holder: TestDb | null = null;
+  let dir: string | null = null;
+  if (DIALECT === 'postgres') {
+    holder = await createTestDb();
+    url = holder.url;
+  } else {
+    dir = mkdtempSync(join(tmpdir(), 'scent-shared-'));
+    url = `sqlite:${join(dir, 'db.sqlite')}`;
+  }
+  const a = createDb(url);
+  if (DIALECT === 'sqlite') await migrateToLatest(a);
+  const b = createDb(url);
+  for (const db of [a, b]) {
+    for (let i = 0; i < 100 && !db.versions.usable(); i++) await new Promise((r) => setTimeout(r, 50));
+    if (!db.versions.usable()) throw new Error('a handle on the shared test database does not listen for changes');
+  }
+  return {
+    url, a, b,
+    async close() {
+      await b.close();
+      await a.close();
+      await holder?.close();
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 export interface TestApp {

@@ -7,56 +7,38 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readdirSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../app.ts';
 import { issueSession } from '../../auth/sessions.ts';
 import { testConfig } from '../../config.ts';
-import { createDb, type Db } from '../../db/create-db.ts';
-import { migrateToLatest } from '../../db/migrate.ts';
+import type { Db } from '../../db/create-db.ts';
 import { FIXTURES } from '../../test/fixture-path.ts';
 import { ingestFiles } from '../../graph/ingest/ingest.service.ts';
-import { createTestDb, DIALECT, type TestDb } from '../../test/harness.ts';
+import { DIALECT, sharedTestDb } from '../../test/harness.ts';
 import { analyzeGraph } from '../data-quality/analysis.service.ts';
 import { createUser } from '../users/users.service.ts';
 
 const SID = 'S-1-5-21-909015691-3030120388-2582151266';
-let holder: TestDb | null = null;
-let dir: string | null = null;
+let shared: Awaited<ReturnType<typeof sharedTestDb>>;
 let a: Db;
 let b: Db;
 let appB: FastifyInstance;
 let token: string;
 
 before(async () => {
-  let url: string;
-  if (DIALECT === 'postgres') {
-    holder = await createTestDb();
-    url = holder.url;
-  } else {
-    dir = mkdtempSync(join(tmpdir(), 'scent-instances-'));
-    url = `sqlite:${join(dir, 'db.sqlite')}`;
-  }
-  a = createDb(url);
-  if (DIALECT === 'sqlite') await migrateToLatest(a);
-  b = createDb(url);
-  const config = testConfig({ databaseUrl: url, jwtSecret: 'test-secret-that-is-long-enough-for-hs256!!' });
+  shared = await sharedTestDb();
+  ({ a, b } = shared);
+  const config = testConfig({ databaseUrl: shared.url, jwtSecret: 'test-secret-that-is-long-enough-for-hs256!!' });
   appB = await buildApp({ config, db: b });
   await appB.ready();
   const user = await createUser(a, { principalName: 'reader', email: 'reader@example.test', roleName: 'Read-Only' });
   token = (await issueSession(a, config, { userId: user.id }, 3600, 'test')).token;
-  for (let i = 0; i < 100 && !b.versions.usable(); i++) await new Promise((r) => setTimeout(r, 50));
-  assert.ok(b.versions.usable(), 'B listens for changes');
 });
 
 after(async () => {
   await appB.close();
-  await b.close();
-  await a.close();
-  await holder?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  await shared.close();
 });
 
 const onB = (method: 'GET' | 'POST', url: string, body?: unknown) =>
