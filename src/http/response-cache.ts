@@ -3,6 +3,7 @@ import type { Database } from '../db/database.ts';
 import type { DataVersions } from '../db/data-versions.ts';
 import { VersionedCache } from './bounded-cache.ts';
 import { acceptsGzip, markKept } from './compression.ts';
+import { keptBytes } from './kept-bytes.ts';
 import { toArray } from './route.ts';
 
 /**
@@ -19,11 +20,10 @@ import { toArray } from './route.ts';
  *
  * The fill is an app-wide onSend hook, registered before compression's (src/http/compression.ts),
  * so it keeps identity bytes. Most distinct answers are never asked again, so a fill costs as little
- * as it can: a string body is kept as the string the handler made (sent as it is: Node encodes it in
- * its write), and becomes a Buffer at its first hit (answers are then the same Buffer, whose gzip
- * form is computed once and reused: marked kept); for a client that takes gzip the fill makes the
- * Buffer and marks it at once. (A copy into a Buffer of its own at every fill was ≈ 5 % of the
- * server's time under distinct requests: a backing store per answer, and the collector's.)
+ * as it can: a string body's bytes are written into a shared slab (src/http/kept-bytes.ts: no backing
+ * store per answer) and that Buffer is what is sent; it is marked kept (its gzip form computed once,
+ * then reused by every hit) when the client takes gzip, else at its first hit (marking each costs a
+ * WeakMap entry).
  */
 export interface CacheSpec {
   reads: ReadonlyArray<keyof Database & string>;
@@ -36,28 +36,19 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     /** Keeps this request's answer (set by the lookup on a miss). */
-    cacheFill: ((entry: { body: Buffer | string; contentType: string }) => void) | null;
+    cacheFill: ((entry: { body: Buffer; contentType: string }) => void) | null;
   }
 }
 
 interface Entry {
-  /** The answer's bytes; as the handler's string until its first hit. */
-  body: Buffer | string;
+  body: Buffer;
   contentType: string;
-}
-
-/** The entry's body as a Buffer kept with it (made once, at its first hit). */
-function keptBody(entry: Entry): Buffer {
-  if (typeof entry.body === 'string') entry.body = Buffer.from(entry.body);
-  return entry.body;
 }
 
 /** Adds the lookup (last preHandler) to every route declaring `cache`, and the fill (onSend). */
 export function registerResponseCache(app: FastifyInstance, versions: DataVersions, maxMb: number): void {
   app.decorateRequest('cacheFill', null);
   if (maxMb <= 0) return;
-  // A string is counted by its length (its bytes in V8 for the usual one-byte JSON; a Buffer made from it later is
-  // not counted again: counting is at the fill).
   const cache = new VersionedCache<Entry>(versions, maxMb * 1024 * 1024, (e) => e.body.length);
   app.addHook('onRoute', (options: RouteOptions) => {
     const spec = options.config?.cache;
@@ -68,7 +59,7 @@ export function registerResponseCache(app: FastifyInstance, versions: DataVersio
       const key = `${request.method} ${spec.scope ? spec.scope(request) : ''} ${request.url}`;
       const hit = cache.get(key, spec.reads);
       if (hit) {
-        reply.type(hit.contentType).send(markKept(keptBody(hit))); // answered: done() is not called
+        reply.type(hit.contentType).send(markKept(hit.body)); // answered: done() is not called
         return;
       }
       request.cacheFill = cache.prepare(key, spec.reads);
@@ -82,11 +73,8 @@ export function registerResponseCache(app: FastifyInstance, versions: DataVersio
       const contentType = reply.getHeader('content-type');
       if (typeof contentType === 'string') {
         // Marked kept (its gzip form memoised) when a client that takes gzip asks: now, or at its first hit.
-        if (!acceptsGzip(request)) {
-          keep({ body: payload, contentType });
-          return done(null, payload);
-        }
-        const body = markKept(Buffer.isBuffer(payload) ? payload : Buffer.from(payload));
+        const body = Buffer.isBuffer(payload) ? payload : keptBytes(payload);
+        if (acceptsGzip(request)) markKept(body);
         keep({ body, contentType });
         return done(null, body);
       }

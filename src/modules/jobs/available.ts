@@ -18,6 +18,7 @@ import type { Database } from '../../db/database.ts';
 import type { Db } from '../../db/create-db.ts';
 import { VersionedCache } from '../../http/bounded-cache.ts';
 import { markKept } from '../../http/compression.ts';
+import { keptBytes } from '../../http/kept-bytes.ts';
 import { nowMicros } from '../../db/time.ts';
 import { prepared } from '../../db/prepared.ts';
 import { applyFilters, applySort, type ParsedQuery } from '../../http/query/index.ts';
@@ -260,8 +261,7 @@ function planFrom(view: ReadyView, parsed: ParsedQuery, rawQuery: string): Avail
  * that misses it reads only its jobs (the ETag comes from the client's kept ready view).
  */
 const ANSWER_READS = ['client_jobs', 'clients', 'nodes'] as const;
-/** `body`: as availableBody made it until it is sent a second time, then the Buffer sent from then on. */
-type KeptAnswer = { dueAt: number; plan: AvailablePlan; body: Buffer | string | null };
+type KeptAnswer = { dueAt: number; plan: AvailablePlan; body: Buffer | null };
 const answers = new WeakMap<Db, VersionedCache<KeptAnswer>>();
 /** What a kept answer is counted as before its body is built (the ETag, the plan). */
 const ANSWER_OVERHEAD = 256;
@@ -289,22 +289,20 @@ export async function availableAnswer(db: Db, clientId: string, parsed: ParsedQu
   const found = entry;
   return {
     etag: found.plan.etag,
-    body: async (): Promise<Buffer | string> => {
+    body: async (): Promise<Buffer> => {
       if (found.body === null) {
-        // Sent as made (Node encodes the string in its write: most answers are asked once), and kept.
-        found.body = await availableBody(db, clientId, parsed, found.plan, 2 * keepMb);
+        const text = await availableBody(db, clientId, parsed, found.plan, 2 * keepMb);
+        found.body = keepMb > 0 ? keptAnswerBytes(text) : Buffer.from(text);
         keep(found, found.dueAt); // counted again, with its body
-        return found.body;
       }
-      return keptBody(found);
+      return found.body;
     },
   };
 }
 
-/** A kept answer's body asked again: from now on sent as this same Buffer, so its gzip form is made once (src/http/compression.ts). */
-function keptBody(found: KeptAnswer): Buffer {
-  if (typeof found.body === 'string') found.body = markKept(Buffer.from(found.body));
-  return found.body as Buffer;
+/** Kept: sent again as this same Buffer, so its gzip form is made once (src/http/compression.ts); its bytes in a shared slab (src/http/kept-bytes.ts). */
+function keptAnswerBytes(text: string): Buffer {
+  return markKept(keptBytes(text));
 }
 
 /**
@@ -313,7 +311,7 @@ function keptBody(found: KeptAnswer): Buffer {
  * a read (the answer's ETag stays kept: availableAnswer then finds it).
  */
 export function keptAvailableAnswer(db: Db, clientId: string, parsed: ParsedQuery, rawQuery: string, keepMb = 16):
-  { etag: string; body: () => Buffer | string | undefined } | undefined {
+  { etag: string; body: () => Buffer | undefined } | undefined {
   const cache = answers.get(db);
   if (keepMb <= 0 || !cache || !db.versions.usable()) return undefined;
   const key = `${clientId} ${rawQuery}`;
@@ -330,13 +328,13 @@ export function keptAvailableAnswer(db: Db, clientId: string, parsed: ParsedQuer
   return {
     etag: found.plan.etag,
     body: () => {
-      if (found.body !== null) return keptBody(found);
+      if (found.body !== null) return found.body;
       const view = views.get(db)?.get(clientId, ANSWER_READS);
       const made = view && bodyFromView(db, view, parsed, found.plan);
       if (made === undefined) return undefined;
-      found.body = made;
+      found.body = keptAnswerBytes(made);
       keep(found, found.dueAt); // counted again, with its body
-      return made;
+      return found.body;
     },
   };
 }
