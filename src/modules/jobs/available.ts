@@ -289,20 +289,25 @@ export async function availableAnswer(db: Db, clientId: string, parsed: ParsedQu
   const found = entry;
   return {
     etag: found.plan.etag,
-    body: async (): Promise<Buffer> => {
-      if (found.body === null) {
-        const text = await availableBody(db, clientId, parsed, found.plan, 2 * keepMb);
-        found.body = keepMb > 0 ? keptAnswerBytes(text) : Buffer.from(text);
-        keep(found, found.dueAt); // counted again, with its body
-      }
+    body: async (gzip: boolean): Promise<Buffer> => {
+      if (found.body !== null) return markKept(found.body);
+      const text = await availableBody(db, clientId, parsed, found.plan, 2 * keepMb);
+      if (keepMb <= 0) return Buffer.from(text);
+      found.body = keptAnswerBytes(text, gzip);
+      keep(found, found.dueAt); // counted again, with its body
       return found.body;
     },
   };
 }
 
-/** Kept: sent again as this same Buffer, so its gzip form is made once (src/http/compression.ts); its bytes in a shared slab (src/http/kept-bytes.ts). */
-function keptAnswerBytes(text: string): Buffer {
-  return markKept(keptBytes(text));
+/**
+ * A kept answer's bytes, in a shared slab (src/http/kept-bytes.ts). Sent again as this same Buffer, marked kept so
+ * that its gzip form is made once (src/http/compression.ts): at once for a client that takes gzip, else when it is
+ * sent again (most answers are not: marking each costs a WeakMap entry).
+ */
+function keptAnswerBytes(text: string, gzip: boolean): Buffer {
+  const body = keptBytes(text);
+  return gzip ? markKept(body) : body;
 }
 
 /**
@@ -311,7 +316,7 @@ function keptAnswerBytes(text: string): Buffer {
  * a read (the answer's ETag stays kept: availableAnswer then finds it).
  */
 export function keptAvailableAnswer(db: Db, clientId: string, parsed: ParsedQuery, rawQuery: string, keepMb = 16):
-  { etag: string; body: () => Buffer | undefined } | undefined {
+  { etag: string; body: (gzip: boolean) => Buffer | undefined } | undefined {
   const cache = answers.get(db);
   if (keepMb <= 0 || !cache || !db.versions.usable()) return undefined;
   const key = `${clientId} ${rawQuery}`;
@@ -327,12 +332,12 @@ export function keptAvailableAnswer(db: Db, clientId: string, parsed: ParsedQuer
   const found = entry;
   return {
     etag: found.plan.etag,
-    body: () => {
-      if (found.body !== null) return found.body;
+    body: (gzip) => {
+      if (found.body !== null) return markKept(found.body);
       const view = views.get(db)?.get(clientId, ANSWER_READS);
       const made = view && bodyFromView(db, view, parsed, found.plan);
       if (made === undefined) return undefined;
-      found.body = keptAnswerBytes(made);
+      found.body = keptAnswerBytes(made, gzip);
       keep(found, found.dueAt); // counted again, with its body
       return found.body;
     },

@@ -10,6 +10,7 @@ import { availableQuery } from './jobs.query.ts';
 import { ClientJobSchema } from './jobs.schema.ts';
 import { currentJob, endJob, startJob } from './jobs.service.ts';
 import { JSON_TYPE } from '../../http/json-body.ts';
+import { acceptsGzip } from '../../http/compression.ts';
 
 /** The collection client's side: poll, claim, report. Every call records the client's check-in (written behind). */
 function checkIn(request: FastifyRequest): string {
@@ -47,7 +48,7 @@ export const jobClientRoutes = [
           reply.code(304).send();
           return undefined; // answered: not `reply`, which Fastify would send again
         }
-        const body = kept.body();
+        const body = kept.body(acceptsGzip(request));
         if (body !== undefined) {
           reply.type(JSON_TYPE).send(body);
           return undefined;
@@ -58,7 +59,7 @@ export const jobClientRoutes = [
         reply.header('etag', answer.etag).header('cache-control', 'private, no-cache');
         if (matchesIfNoneMatch(request.headers['if-none-match'], answer.etag)) return reply.code(304).send();
         // Serialised by availableBody (and kept): the schema's OU/domain unions are slow in fast-json-stringify.
-        return reply.type(JSON_TYPE).send(await answer.body());
+        return reply.type(JSON_TYPE).send(await answer.body(acceptsGzip(request)));
       })();
     },
   }),
