@@ -82,10 +82,21 @@ function entryText(r: ControllerRow): string {
   return text;
 }
 
+/**
+ * Each row's text of a sorted list, in its order, made once per list (the lists are kept: controllers.service.ts): a
+ * page is then one slice and one join, not a lookup per row.
+ */
+const listTexts = new WeakMap<ControllerRow[], string[]>();
+function textsOf(rows: ControllerRow[]): string[] {
+  let texts = listTexts.get(rows);
+  if (texts === undefined) listTexts.set(rows, (texts = rows.map(entryText)));
+  return texts;
+}
+
 /** As JSON.stringify({ count, skip, limit, data: page.map(toEntry) }), from each row's kept text. */
 function controllersPage(rows: ControllerRow[], skip: number, limit: number): string {
-  const page = rows.slice(skip, limit === 0 ? undefined : skip + limit);
-  return `{"count":${rows.length},"skip":${skip},"limit":${limit},"data":[${page.map(entryText).join(',')}]}`;
+  const page = textsOf(rows).slice(skip, limit === 0 ? undefined : skip + limit);
+  return `{"count":${rows.length},"skip":${skip},"limit":${limit},"data":[${page.join(',')}]}`;
 }
 
 async function controllersAnswer(request: FastifyRequest<ObjectIdParams>, reply: FastifyReply) {
