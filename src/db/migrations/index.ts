@@ -20,6 +20,7 @@ import * as m0030 from './0030-default-tier-zero-selectors.ts';
 import * as m0040 from './0040-graph-changes.ts';
 import * as m0041 from './0041-node-search.ts';
 import * as m0042 from './0042-search-names-only.ts';
+import * as m0043 from './0043-search-order.ts';
 import * as m0050 from './0050-saved-queries.ts';
 import * as m0051 from './0051-selector-cypher-nodes.ts';
 import * as m0070 from './0070-saml.ts';
@@ -47,6 +48,7 @@ export const migrations: Record<string, Migration> = {
   '0040-graph-changes': m0040,
   '0041-node-search': m0041,
   '0042-search-names-only': m0042,
+  '0043-search-order': m0043,
   '0050-saved-queries': m0050,
   '0051-selector-cypher-nodes': m0051,
   '0070-saml': m0070,

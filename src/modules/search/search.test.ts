@@ -150,6 +150,26 @@ test(`search reads through indexes, never a full scan of nodes (${DIALECT})`, as
   }
 });
 
+test(`search: the prefix phases read their index in the page's order (name or objectid, then id), no sort of the range (${DIALECT})`, async () => {
+  for (const q of [searchPhases(t.db, 'adm', null)[1][0](10), searchPhases(t.db, 'adm', null)[2][0](10)]) {
+    const { sql: text, parameters } = q.compile();
+    let plan: string;
+    if (DIALECT === 'sqlite') {
+      plan = (t.db.bulk as { database: import('better-sqlite3').Database }).database.prepare(`explain query plan ${text}`).all(...(parameters as unknown[]))
+        .map((r) => (r as { detail: string }).detail).join('\n');
+      assert.ok(!/TEMP B-TREE/.test(plan), `sorted:\n${text}\n${plan}`);
+    } else {
+      plan = await t.db.kysely.transaction().execute(async (trx) => {
+        await sql`set local enable_seqscan = off`.execute(trx);
+        await sql`set local enable_bitmapscan = off`.execute(trx);
+        const { rows } = await sql.raw<{ 'QUERY PLAN': string }>(`explain ${text.replace(/\$(\d+)/g, (_, i) => pgLiteral(parameters[Number(i) - 1]))}`).execute(trx);
+        return rows.map((r) => r['QUERY PLAN']).join('\n');
+      });
+      assert.ok(!/Sort/.test(plan), `sorted:\n${text}\n${plan}`);
+    }
+  }
+});
+
 function pgLiteral(v: unknown): string {
   return typeof v === 'number' ? String(v) : `'${String(v).replaceAll("'", "''")}'`;
 }
