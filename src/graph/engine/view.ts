@@ -217,9 +217,20 @@ export class GraphView {
       step: plan.step && ((e, _from, _to, depth) => plan.step!(this.edgeAt(e), depth)),
     });
     const ids = (ps: ArrayLike<number>) => Array.from(ps, (p) => g.nodeIds[p]);
+    let reached: number[] | undefined;
+    let terminals: number[] | undefined;
     return {
-      reached: ids(w.order),
-      terminals: ids(Array.from(w.order).filter((_, i) => w.terminal[i])),
+      // Made when first asked for (a related list reads one of the two; a walk may reach 700,000 nodes).
+      get reached() {
+        return (reached ??= ids(w.order));
+      },
+      get terminals() {
+        if (!terminals) {
+          terminals = [];
+          for (let i = 0; i < w.order.length; i++) if (w.terminal[i]) terminals.push(g.nodeIds[w.order[i]]);
+        }
+        return terminals;
+      },
       depth: (id) => {
         const i = w.indexOf(g.position(id));
         return i < 0 ? -1 : w.depth[i];

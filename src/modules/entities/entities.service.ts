@@ -75,11 +75,44 @@ function remember(db: Db, key: string, graph: GraphSnapshot, rows: ListRow[]): v
   k.rows += rows.length;
 }
 
+/**
+ * The `k` largest of `ids` (every one when k is undefined), largest first. A page near the top of a
+ * long list keeps a heap of k instead of sorting the list (a group of 100,000 members: ~1 ms, not ~30).
+ */
+export function largestFirst(ids: readonly number[], k = ids.length): number[] {
+  if (k <= 0 || ids.length === 0) return [];
+  if (k * 8 >= ids.length) return [...ids].sort((a, b) => b - a).slice(0, k);
+  const heap = new Float64Array(k); // a min-heap of the largest seen so far
+  let size = 0;
+  for (const id of ids) {
+    let i: number;
+    if (size < k) {
+      i = size++;
+      while (i > 0 && heap[(i - 1) >> 1] > id) {
+        heap[i] = heap[(i - 1) >> 1];
+        i = (i - 1) >> 1;
+      }
+    } else if (id > heap[0]) {
+      i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        if (l >= size) break;
+        const c = l + 1 < size && heap[l + 1] < heap[l] ? l + 1 : l;
+        if (heap[c] >= id) break;
+        heap[i] = heap[c];
+        i = c;
+      }
+    } else continue;
+    heap[i] = id;
+  }
+  return Array.from(heap.subarray(0, size).sort().reverse());
+}
+
 /** One page of a related list in the requested order (default: node id descending, as BloodHound). */
 export async function page(db: Db, view: GraphView, key: string, ids: readonly number[], sort: readonly SortTerm[], skip: number, limit: number): Promise<ListRow[]> {
   const end = limit === 0 ? undefined : skip + limit;
   if (sort.length === 0) {
-    const ordered = [...ids].sort((a, b) => b - a).slice(skip, end);
+    const ordered = largestFirst(ids, end).slice(skip);
     const byId = new Map((await rowsOf(db, ordered)).map((r) => [r.id, r]));
     return ordered.map((id) => byId.get(id)).filter((r): r is ListRow => r !== undefined);
   }
