@@ -1,4 +1,5 @@
 /** Names and properties of nodes and edges, read from the database in batches (index lookups by id). */
+import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Db } from '../../db/create-db.ts';
 import type { GraphView } from './view.ts';
 
@@ -31,6 +32,15 @@ export interface EdgeRecord {
 }
 
 const CHUNK = 500;
+
+/**
+ * `column in (ids)`. On PostgreSQL one array parameter (`= any($1::bigint[])`): one statement text
+ * and plan for every length (an `in` list is a statement of its own per length, each parsed and
+ * planned on every connection; 100 random nodes: 3.2-3.5 ms against 5.0-5.3 ms on the bench graph).
+ */
+export function idIn(db: Db, column: 'id' | 'nodes.id' | 'edges.id', ids: readonly number[]): Expression<SqlBool> {
+  return db.dialect === 'postgres' ? sql<SqlBool>`${sql.ref(column)} = any(${ids}::bigint[])` : sql<SqlBool>`${sql.ref(column)} in (${sql.join(ids)})`;
+}
 
 function parse(text: string | null | undefined): Record<string, unknown> {
   if (!text) return {};
@@ -77,7 +87,7 @@ export async function nodeRecords(db: Db, view: GraphView, ids: readonly number[
   const unique = [...new Set(ids)];
   for (let i = 0; i < unique.length; i += CHUNK) {
     const part = unique.slice(i, i + CHUNK);
-    const qb = db.kysely.selectFrom('nodes').select(['id', 'objectid', 'name', 'kind', 'environment_id', 'last_seen']).where('id', 'in', part);
+    const qb = db.kysely.selectFrom('nodes').select(['id', 'objectid', 'name', 'kind', 'environment_id', 'last_seen']).where(idIn(db, 'id', part));
     const rows = withProperties ? await qb.select('properties').execute() : await qb.execute();
     for (const r of rows as NodeRow[]) byId.set(Number(r.id), nodeRecord(view, r, withProperties));
   }
@@ -89,7 +99,7 @@ export async function edgeRecords(db: Db, view: GraphView, ids: readonly number[
   const unique = [...new Set(ids)];
   for (let i = 0; i < unique.length; i += CHUNK) {
     const part = unique.slice(i, i + CHUNK);
-    const rows = await db.kysely.selectFrom('edges').select(['id', 'start_id', 'end_id', 'kind', 'properties', 'last_seen']).where('id', 'in', part).execute();
+    const rows = await db.kysely.selectFrom('edges').select(['id', 'start_id', 'end_id', 'kind', 'properties', 'last_seen']).where(idIn(db, 'id', part)).execute();
     for (const r of rows) {
       byId.set(Number(r.id), { id: Number(r.id), start: Number(r.start_id), end: Number(r.end_id), kind: r.kind, properties: parse(r.properties), lastSeen: Number(r.last_seen) });
     }

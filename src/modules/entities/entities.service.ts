@@ -7,6 +7,7 @@ import { findNodeByObjectId } from '../../graph/store.repository.ts';
 import type { Db } from '../../db/create-db.ts';
 import { checkGraphLimit } from '../../graph/answers/limits.ts';
 import { flatGraph } from '../../graph/answers/flat-graph.ts';
+import { idIn } from '../../graph/engine/details.ts';
 import type { GraphSnapshot } from '../../graph/engine/snapshot.ts';
 import type { GraphView, NodeRow } from '../../graph/engine/index.ts';
 import { ApiError, Messages, notFound } from '../../http/errors.ts';
@@ -46,7 +47,7 @@ const FIELD: Record<string, (r: ListRow) => string> = { name: (r) => r.name, obj
 async function rowsOf(db: Db, ids: readonly number[]): Promise<ListRow[]> {
   const out: ListRow[] = [];
   for (let i = 0; i < ids.length; i += 5000) {
-    const rows = await db.kysely.selectFrom('nodes').select(['id', 'objectid', 'name', 'kind']).where('id', 'in', ids.slice(i, i + 5000)).execute();
+    const rows = await db.kysely.selectFrom('nodes').select(['id', 'objectid', 'name', 'kind']).where(idIn(db, 'id', ids.slice(i, i + 5000))).execute();
     for (const r of rows) out.push({ id: Number(r.id), objectid: r.objectid, name: r.name ?? r.objectid, kind: r.kind });
   }
   return out;

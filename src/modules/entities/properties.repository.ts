@@ -1,6 +1,7 @@
 /** The few properties entity traversals test, read from the database for just the ids involved. */
 import { sql } from 'kysely';
 import type { Db } from '../../db/create-db.ts';
+import { idIn } from '../../graph/engine/details.ts';
 
 const CHUNK = 500;
 
@@ -16,7 +17,7 @@ export async function trueProperty(db: Db, table: 'nodes' | 'edges', ids: readon
   const out = new Set<number>();
   for (let i = 0; i < ids.length; i += CHUNK) {
     const part = ids.slice(i, i + CHUNK);
-    const rows = await db.kysely.selectFrom(table).select('id').where('id', 'in', part).where(isTrue(db, property)).execute();
+    const rows = await db.kysely.selectFrom(table).select('id').where(idIn(db, 'id', part)).where(isTrue(db, property)).execute();
     for (const r of rows) out.add(Number(r.id));
   }
   return out;
