@@ -1,5 +1,6 @@
 /**
- * `npm run bench -- cypher [--database sqlite|postgres] [--scale small|large] [--data generated|sharphound] [--runs N] [--paths N] [--rebuild]`
+ * `npm run bench -- cypher [--database sqlite|postgres] [--scale small|large] [--data generated|sharphound] [--runs N] [--paths N] [--rebuild]
+ *   [--only REGEX] [--suffix S]`
  *
  * Every Active Directory query of BloodHound's Query Library, N distinct runs each (default 3), then
  * `shortestPath` from random users to the dataset's Tier Zero group (the "Domain Admins" of the
@@ -7,7 +8,8 @@
  * in-process (app.inject: the whole request path, no socket), and the same (user, group) pairs through
  * GET /api/v2/graphs/shortest-path. Targets (issue 16, large scale, SQLite): median library query
  * <= 100 ms, p95 <= 1 s, none killed by the 30 s deadline; Cypher shortestPath within 2x of the route.
- * Writes bench/results/<date>-<database>-<scale>-cypher.md.
+ * Writes bench/results/<date>-<database>-<scale>-cypher<S>.md. `--only REGEX`: the library queries whose name
+ * matches (to profile a few: `node --cpu-prof --import tsx bench/run.ts cypher ... --only '...'`); no file is written.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -42,6 +44,8 @@ export async function run(args: string[]): Promise<void> {
   // bare nodes; --data sharphound: an imported, analysed SharpHound collection (bench/cypher-dataset.ts).
   const data = option(args, 'data', 'generated');
   if (data !== 'generated' && data !== 'sharphound') throw new Error(`--data must be generated or sharphound, got ${data}`);
+  const only = args.includes('--only') ? new RegExp(option(args, 'only', '')) : null;
+  const suffix = option(args, 'suffix', '');
   const log = (s: string) => console.log(s);
   const manifest = data === 'sharphound'
     ? await ensureSharpHoundDataset(database, scale, args.includes('--rebuild'), log).then((m) => ({ url: m.url, nodes: m.nodes, edges: m.edges, target: m.tierZeroGroup, label: `an imported SharpHound collection of ${m.users} users` }))
@@ -63,7 +67,7 @@ export async function run(args: string[]): Promise<void> {
   try {
     await ask('RETURN 1 AS warm'); // the parser is generated on first use
     const rows: Array<{ name: string; median: number; min: number; max: number; status: number; message: string }> = [];
-    for (const q of AD_QUERIES) {
+    for (const q of AD_QUERIES.filter((x) => only === null || only.test(x.name))) {
       const times: number[] = [];
       let last = { ms: 0, status: 0, message: '' };
       for (let i = 0; i < runs; i++) {
@@ -73,6 +77,7 @@ export async function run(args: string[]): Promise<void> {
       rows.push({ name: q.name, median: median(times), min: Math.min(...times), max: Math.max(...times), status: last.status, message: last.message });
       console.log(`${last.status} ${median(times).toFixed(1).padStart(9)} ms  ${q.name}${last.message ? `  (${last.message.slice(0, 80)})` : ''}`);
     }
+    if (only !== null && rows.length === 0) return;
     const medians = rows.map((r) => r.median).sort((a, b) => a - b);
     const byStatus = rows.reduce<Record<number, number>>((acc, r) => ((acc[r.status] = (acc[r.status] ?? 0) + 1), acc), {});
 
@@ -120,8 +125,9 @@ export async function run(args: string[]): Promise<void> {
       ...rows.map((r) => `| ${r.status} | ${r.median.toFixed(1)} | ${r.min.toFixed(1)} | ${r.max.toFixed(1)} | ${r.name.replace(/\|/g, '/')} | ${r.message.replace(/\|/g, '/').slice(0, 120)} |`),
     ].join('\n');
     console.log(summary.split('\n').slice(0, 8).join('\n'));
+    if (only !== null) return;
     mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
-    const file = new URL(`./results/${new Date().toISOString().slice(0, 10)}-${database}-${scale}${data === 'generated' ? '' : `-${data}`}-cypher.md`, import.meta.url);
+    const file = new URL(`./results/${new Date().toISOString().slice(0, 10)}-${database}-${scale}${data === 'generated' ? '' : `-${data}`}-cypher${suffix}.md`, import.meta.url);
     writeFileSync(file, `${summary}\n`);
     console.log(`written ${file.pathname}`);
   } finally {
