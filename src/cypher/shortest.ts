@@ -33,18 +33,44 @@ export async function shortestPaths(part: PatternPart, anchor: number, partials:
   const all = part.shortest === 'all';
   const min = r.range?.min ?? 1;
   const out: Partial[] = [];
+  let current: Partial | undefined;
   for (const p of partials) {
+    current = p;
     const start = p.nodes[anchor]!;
     const boundFar = farPattern.variable && farPattern.variable in p.row ? (p.row[farPattern.variable] as NodeRef | null)?.id ?? null : undefined;
     if (boundFar === null) continue;
     const goals = boundFar !== undefined ? [boundFar] : targets ? [...targets] : undefined;
-    const { reached, parents } = goals?.length === 1 && goals[0] !== start && hop.direction !== 'both'
-      ? between(start, goals[0], hop, all, ctx)
-      : levels(start, hop, all, goals, ctx);
-    const ends = min === 0 ? [start, ...reached] : reached;
-    const wanted = goals && new Set(goals);
-    const candidates = wanted ? ends.filter((n) => wanted.has(n)) : ends;
+    const single = goals?.length === 1 && goals[0] !== start && hop.direction !== 'both';
+    // When only the first rows are wanted and every node reached is a candidate far end, the levels are
+    // searched to depth 1, 2, 4, …: a search to depth d gives the same first levels (nodes in the same
+    // order, the same parents) as the whole search, so the rows of those levels come out before the
+    // deeper levels are searched at all, and the search stops once the rows are there.
+    const deepening = early !== undefined && !single && goals === undefined && hop.maxDepth > 1;
+    let depth = deepening ? 1 : hop.maxDepth;
+    let done = 0;
+    let { reached, parents } = single ? between(start, goals![0], hop, all, ctx) : levels(start, { ...hop, maxDepth: depth }, all, goals, ctx);
     if (farPattern.props) await ctx.ensureRows([p.row]);
+    for (;;) {
+      const ends = min === 0 ? [start, ...reached] : reached;
+      const wanted = goals && new Set(goals);
+      const candidates = wanted ? ends.filter((n) => wanted.has(n)) : ends;
+      const rows = await farEnds(candidates.slice(done), start, parents);
+      if (rows === 'enough') return out;
+      done = candidates.length;
+      if (depth >= hop.maxDepth) break;
+      const before = reached.length;
+      depth = Math.min(hop.maxDepth, depth * 2);
+      ({ reached, parents } = levels(start, { ...hop, maxDepth: depth }, all, goals, ctx));
+      // Nothing new at the deeper levels: the search was already complete.
+      if (reached.length === before) break;
+    }
+    await ctx.breathe();
+  }
+  return out;
+
+  /** Rows of far ends `candidates` (in order) through `parents`; 'enough' once a search stopping early has its rows. */
+  async function farEnds(candidates: number[], start: number, parents: Parents): Promise<'enough' | 'more'> {
+    const p = current!;
     // In batches of far ends, so that a search that needs only its first rows stops there.
     for (let at = 0; at < candidates.length; at += END_BATCH) {
       const batch = candidates.slice(at, at + END_BATCH);
@@ -66,11 +92,10 @@ export async function shortestPaths(part: PatternPart, anchor: number, partials:
         ctx.checkRows(out.length + rows.length);
       }
       out.push(...(early ? await early.keep(rows) : rows));
-      if (early && out.length >= early.stopAfter) return out;
+      if (early && out.length >= early.stopAfter) return 'enough';
     }
-    await ctx.breathe();
+    return 'more';
   }
-  return out;
 }
 
 type Hop = { direction: 'outbound' | 'inbound' | 'both'; kinds?: string[]; maxDepth: number };

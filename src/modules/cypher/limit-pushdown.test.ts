@@ -40,6 +40,11 @@ const CONSTRUCTED = [
   'MATCH p = shortestPath((s)-[*1..]->(t:Group)) WHERE s <> t AND size(s.name) % 2 = 0 RETURN p LIMIT 7',
   'MATCH p = allShortestPaths((s:Base)-[:AD_ATTACK_PATHS*1..]->(t:Tag_Tier_Zero)) WHERE s <> t RETURN p SKIP 2 LIMIT 9',
   'MATCH p = shortestPath((s:Base)-[:AD_ATTACK_PATHS*1..]->(t:Tag_Tier_Zero)) WHERE s <> t RETURN p LIMIT 1',
+  // Searched to depth 1, 2, 4, … while the rows are not there yet (the first levels of a deeper search).
+  'MATCH p = shortestPath((s)-[:AD_ATTACK_PATHS*1..]->(t:Tag_Tier_Zero)) WHERE s <> t RETURN p LIMIT 1000',
+  'MATCH p = shortestPath((g:Group)<-[:MemberOf|AdminTo|HasSession|GenericAll*1..]-(x)) WHERE size(x.name) % 3 = 0 RETURN p LIMIT 60',
+  'MATCH p = shortestPath((u:User)-[*0..5]->(x)) RETURN p SKIP 10 LIMIT 40',
+  'MATCH p = allShortestPaths((c:Computer)-[*1..]-(x)) WHERE x:User OR x:Group RETURN p LIMIT 80',
 ];
 
 /** Library queries with a LIMIT as they are, and those without one given a small LIMIT (when that still parses). */
