@@ -66,6 +66,8 @@ export async function run(args: string[]): Promise<void> {
   };
   try {
     await ask('RETURN 1 AS warm'); // the parser is generated on first use
+    // A few queries alone: the graph engine's snapshot is loaded first (the whole run's first queries overlap its load).
+    if (only !== null) await ask('MATCH (n:Base) RETURN n LIMIT 1');
     const rows: Array<{ name: string; median: number; min: number; max: number; status: number; message: string }> = [];
     for (const q of AD_QUERIES.filter((x) => only === null || only.test(x.name))) {
       const times: number[] = [];

@@ -3,6 +3,7 @@ import type { Expr } from './ast.ts';
 import { CypherError, errorAt } from './errors.ts';
 import type { GraphView } from '../graph/engine/index.ts';
 import type { EdgeData, GraphSource, NodeData } from './graph-source.ts';
+import type { Column } from './property-columns.ts';
 import { NodeRef, PathValue, RelRef, type Row, type Value } from './values.ts';
 
 /** Bounds of one execution: a query exceeding one answers 400 naming it, never exhausts the process. */
@@ -31,7 +32,7 @@ export class ExecContext {
   /** Whether expressions read relationship properties (then matched relationships' properties are loaded). */
   wantEdgeProps = false;
   /** Planner choices that may be turned off (tests compare the rows with and without them), and how often each was taken. */
-  readonly plan = { edgeAnchors: true, presence: true, edgePushdown: true, matchOnce: true, sqlNarrowAt: 5_000, edgeAnchorsTaken: 0, presenceTaken: 0, edgePushdownTaken: 0, matchOnceTaken: 0, sqlNarrowTaken: 0 };
+  readonly plan = { edgeAnchors: true, presence: true, edgePushdown: true, matchOnce: true, streamAggregation: true, sqlNarrowAt: 5_000, edgeAnchorsTaken: 0, streamAggregationTaken: 0, groupsClosedEarly: 0, presenceTaken: 0, edgePushdownTaken: 0, matchOnceTaken: 0, sqlNarrowTaken: 0 };
 
   constructor(
     readonly source: GraphSource,
@@ -87,6 +88,10 @@ export class ExecContext {
 
   /** While set, reading details not loaded throws NEEDS_DETAILS (filterReady decides what it can without them first). */
   probing = false;
+  /** While probing, node properties of these keys are read from their kept columns (the same values the details hold). */
+  readonly probeColumns = new Map<string, Column>();
+  /** While probing, objectid suffix tests on nodes not read are decided by their objectid tail hashes (eval.ts byObjectidTail), once read. */
+  objectidTails: { ids: Float64Array; hashes: Uint16Array } | null = null;
 
   node(id: number): NodeData {
     const n = this.nodes.get(id);

@@ -1,5 +1,6 @@
 import type { Expr, LabelExpr } from './ast.ts';
 import { NEEDS_DETAILS, type ExecContext } from './context.ts';
+import { tailAt, tailHash, valueAt } from './property-columns.ts';
 import { callFunction } from './eval-functions.ts';
 import { compare, DateTimeValue, equals, isMap, NodeRef, PathValue, RelRef, type Row, type Value } from './values.ts';
 
@@ -11,7 +12,7 @@ export type Aggregates = Map<Expr, Value>;
  * row is loaded in the context; pattern expressions were precomputed into the row by the executor.
  */
 export function evaluate(e: Expr, row: Row, ctx: ExecContext, aggregates?: Aggregates): Value {
-  const ev = (x: Expr, r: Row = row) => evaluate(x, r, ctx, aggregates);
+  // (No closure per call: a named arrow costs a defineProperty per evaluation under tsx's keepNames.)
   switch (e.t) {
     case 'lit':
       return e.value;
@@ -20,33 +21,33 @@ export function evaluate(e: Expr, row: Row, ctx: ExecContext, aggregates?: Aggre
     case 'var':
       return row[e.name] ?? null;
     case 'prop':
-      return property(ev(e.target), e.key, e, ctx);
+      return property(evaluate(e.target, row, ctx, aggregates), e.key, e, ctx);
     case 'index':
-      return index(ev(e.target), ev(e.index), e, ctx);
+      return index(evaluate(e.target, row, ctx, aggregates), evaluate(e.index, row, ctx, aggregates), e, ctx);
     case 'slice':
-      return slice(ev(e.target), e.from ? ev(e.from) : null, e.to ? ev(e.to) : null, e, ctx);
+      return slice(evaluate(e.target, row, ctx, aggregates), e.from ? evaluate(e.from, row, ctx, aggregates) : null, e.to ? evaluate(e.to, row, ctx, aggregates) : null, e, ctx);
     case 'haslabels': {
-      const target = ev(e.target);
+      const target = evaluate(e.target, row, ctx, aggregates);
       if (target === null) return null;
       if (target instanceof NodeRef) return labelsMatch(e.labels, (l) => ctx.hasLabel(target.id, l));
       if (target instanceof RelRef) return labelsMatch(e.labels, (l) => target.type === l);
       return ctx.fail(e.at, 'type mismatch: a label test needs a node or a relationship');
     }
     case 'list':
-      return e.items.map((x) => ev(x));
+      return e.items.map((x) => evaluate(x, row, ctx, aggregates));
     case 'map': {
       const out: Record<string, Value> = {};
-      for (const [k, x] of e.entries) out[k] = ev(x);
+      for (const [k, x] of e.entries) out[k] = evaluate(x, row, ctx, aggregates);
       return out;
     }
     case 'not': {
-      const v = truth(ev(e.arg), e.arg, ctx);
+      const v = truth(evaluate(e.arg, row, ctx, aggregates), e.arg, ctx);
       return v === null ? null : !v;
     }
     case 'and': {
       let unknown = false;
       for (const x of e.args) {
-        const v = truth(ev(x), x, ctx);
+        const v = truth(evaluate(x, row, ctx, aggregates), x, ctx);
         if (v === false) return false;
         if (v === null) unknown = true;
       }
@@ -55,7 +56,7 @@ export function evaluate(e: Expr, row: Row, ctx: ExecContext, aggregates?: Aggre
     case 'or': {
       let unknown = false;
       for (const x of e.args) {
-        const v = truth(ev(x), x, ctx);
+        const v = truth(evaluate(x, row, ctx, aggregates), x, ctx);
         if (v === true) return true;
         if (v === null) unknown = true;
       }
@@ -64,7 +65,7 @@ export function evaluate(e: Expr, row: Row, ctx: ExecContext, aggregates?: Aggre
     case 'xor': {
       let acc: boolean | null = false;
       for (const x of e.args) {
-        const v = truth(ev(x), x, ctx);
+        const v = truth(evaluate(x, row, ctx, aggregates), x, ctx);
         if (v === null || acc === null) acc = null;
         else acc = acc !== v;
       }
@@ -72,9 +73,9 @@ export function evaluate(e: Expr, row: Row, ctx: ExecContext, aggregates?: Aggre
     }
     case 'cmp': {
       let result: boolean | null = true;
-      let left = ev(e.args[0]);
+      let left = evaluate(e.args[0], row, ctx, aggregates);
       for (let i = 0; i < e.ops.length; i++) {
-        const right = ev(e.args[i + 1]);
+        const right = evaluate(e.args[i + 1], row, ctx, aggregates);
         const r = compareOp(e.ops[i], left, right);
         if (r === false) return false;
         if (r === null) result = null;
@@ -83,42 +84,46 @@ export function evaluate(e: Expr, row: Row, ctx: ExecContext, aggregates?: Aggre
       return result;
     }
     case 'bin':
-      return arithmetic(e.op, ev(e.left), ev(e.right), e, ctx);
+      return arithmetic(e.op, evaluate(e.left, row, ctx, aggregates), evaluate(e.right, row, ctx, aggregates), e, ctx);
     case 'neg': {
-      const v = ev(e.arg);
+      const v = evaluate(e.arg, row, ctx, aggregates);
       if (v === null) return null;
       if (typeof v !== 'number') return ctx.fail(e.at, 'type mismatch: unary minus needs a number');
       return -v;
     }
     case 'strop':
-      return stringOp(e.op, ev(e.left), ev(e.right), e, ctx);
+      if (ctx.probing && ctx.objectidTails !== null && (e.op === 'ENDS WITH' || e.op === '=~')) {
+        const decided = byObjectidTail(e, row, ctx);
+        if (decided !== undefined) return decided;
+      }
+      return stringOp(e.op, evaluate(e.left, row, ctx, aggregates), evaluate(e.right, row, ctx, aggregates), e, ctx);
     case 'isnull': {
-      const isNull = ev(e.arg) === null;
+      const isNull = evaluate(e.arg, row, ctx, aggregates) === null;
       return e.negated ? !isNull : isNull;
     }
     case 'call': case 'countstar': {
       if (aggregates?.has(e)) return aggregates.get(e)!;
       if (e.t === 'countstar') return ctx.fail(e.at, 'aggregation (count(*)) is not allowed here');
-      return callFunction(e, e.args.map((x) => ev(x)), ctx);
+      return callFunction(e, e.args.map((x) => evaluate(x, row, ctx, aggregates)), ctx);
     }
     case 'case': {
       if (e.subject) {
-        const subject = ev(e.subject);
-        for (const [w, then] of e.whens) if (equals(subject, ev(w)) === true) return ev(then);
+        const subject = evaluate(e.subject, row, ctx, aggregates);
+        for (const [w, then] of e.whens) if (equals(subject, evaluate(w, row, ctx, aggregates)) === true) return evaluate(then, row, ctx, aggregates);
       } else {
-        for (const [w, then] of e.whens) if (truth(ev(w), w, ctx) === true) return ev(then);
+        for (const [w, then] of e.whens) if (truth(evaluate(w, row, ctx, aggregates), w, ctx) === true) return evaluate(then, row, ctx, aggregates);
       }
-      return e.otherwise ? ev(e.otherwise) : null;
+      return e.otherwise ? evaluate(e.otherwise, row, ctx, aggregates) : null;
     }
     case 'quant': {
-      const list = ev(e.list);
+      const list = evaluate(e.list, row, ctx, aggregates);
       if (list === null) return null;
       if (!Array.isArray(list)) return ctx.fail(e.list.at, 'type mismatch: a quantifier needs a list');
       let matches = 0;
       let unknown = false;
       for (const item of list) {
         ctx.charge(1);
-        const v = e.where ? truth(ev(e.where, { ...row, [e.variable]: item }), e.where, ctx) : true;
+        const v = e.where ? truth(evaluate(e.where, { ...row, [e.variable]: item }, ctx, aggregates), e.where, ctx) : true;
         if (v === true) matches++;
         else if (v === null) unknown = true;
         if (e.kind === 'any' && matches > 0) return true;
@@ -130,26 +135,26 @@ export function evaluate(e: Expr, row: Row, ctx: ExecContext, aggregates?: Aggre
       return e.kind === 'all' || e.kind === 'none' ? true : false;
     }
     case 'listcomp': {
-      const list = ev(e.list);
+      const list = evaluate(e.list, row, ctx, aggregates);
       if (list === null) return null;
       if (!Array.isArray(list)) return ctx.fail(e.list.at, 'type mismatch: a list comprehension needs a list');
       const out: Value[] = [];
       for (const item of list) {
         ctx.charge(1);
         const scope = { ...row, [e.variable]: item };
-        if (e.where && truth(ev(e.where, scope), e.where, ctx) !== true) continue;
-        out.push(e.map ? ev(e.map, scope) : item);
+        if (e.where && truth(evaluate(e.where, scope, ctx, aggregates), e.where, ctx) !== true) continue;
+        out.push(e.map ? evaluate(e.map, scope, ctx, aggregates) : item);
       }
       return out;
     }
     case 'reduce': {
-      let acc = ev(e.init);
-      const list = ev(e.list);
+      let acc = evaluate(e.init, row, ctx, aggregates);
+      const list = evaluate(e.list, row, ctx, aggregates);
       if (list === null) return null;
       if (!Array.isArray(list)) return ctx.fail(e.list.at, 'type mismatch: reduce needs a list');
       for (const item of list) {
         ctx.charge(1);
-        acc = ev(e.map, { ...row, [e.acc]: acc, [e.variable]: item });
+        acc = evaluate(e.map, { ...row, [e.acc]: acc, [e.variable]: item }, ctx, aggregates);
       }
       return acc;
     }
@@ -196,7 +201,13 @@ function compareOp(op: string, a: Value, b: Value): boolean | null {
 
 function property(target: Value, key: string, e: Expr, ctx: ExecContext): Value {
   if (target === null) return null;
-  if (target instanceof NodeRef) return (ctx.node(target.id).properties[key] as Value) ?? null;
+  if (target instanceof NodeRef) {
+    if (ctx.probing && !ctx.nodes.has(target.id)) {
+      const column = ctx.probeColumns.get(key);
+      if (column !== undefined) return (valueAt(column, target.id) as Value | undefined) ?? null;
+    }
+    return (ctx.node(target.id).properties[key] as Value) ?? null;
+  }
   if (target instanceof RelRef) {
     const p = ctx.edgeProps.get(target.id);
     if (!p && ctx.probing) throw NEEDS_DETAILS;
@@ -288,6 +299,48 @@ function isScalar(v: Value): v is string | number | boolean {
 
 function scalarText(v: string | number | boolean): string {
   return typeof v === 'number' && Number.isInteger(v) ? String(v) : String(v);
+}
+
+const TAILS_WANTED = new WeakMap<Expr, Uint8Array | null>();
+
+/**
+ * For `x.objectid ENDS WITH '…-512'` or `x.objectid =~ '.*-(512|519|S-1-5-32-544)'` (a literal whose
+ * every match ends in `-` and one of those texts): the objectid tail hashes a match can have (the
+ * hash of the text after its last `-`, property-columns.ts tailHash); null for any other test.
+ */
+export function tailsWanted(e: Expr): Uint8Array | null {
+  if (e.t !== 'strop' || (e.op !== 'ENDS WITH' && e.op !== '=~')) return null;
+  let wanted = TAILS_WANTED.get(e);
+  if (wanted !== undefined) return wanted;
+  wanted = null;
+  if (e.left.t === 'prop' && e.left.key === 'objectid' && e.left.target.t === 'var' && e.right.t === 'lit' && typeof e.right.value === 'string') {
+    const text = e.right.value;
+    let endings: string[] | null = null;
+    if (e.op === 'ENDS WITH') endings = text.includes('-') ? [text] : null;
+    else {
+      const m = /^(?:\(\?i\))?\.\*-(?:\(([A-Za-z0-9-]+(?:\|[A-Za-z0-9-]+)*)\)|([A-Za-z0-9-]+))\$?$/.exec(text);
+      if (m) endings = (m[1] ?? m[2]).split('|').map((alt) => `-${alt}`);
+    }
+    if (endings !== null) {
+      wanted = new Uint8Array(65_536);
+      for (const x of endings) wanted[tailHash(x)] = 1;
+    }
+  }
+  TAILS_WANTED.set(e, wanted);
+  return wanted;
+}
+
+/**
+ * While probing: false for an objectid suffix test (tailsWanted) on a node not read whose objectid
+ * tail hashes otherwise (its objectid cannot end so: the same column the scans narrow by); else undefined.
+ */
+function byObjectidTail(e: Expr, row: Row, ctx: ExecContext): boolean | undefined {
+  const wanted = tailsWanted(e);
+  if (wanted === null || e.t !== 'strop' || e.left.t !== 'prop' || e.left.target.t !== 'var') return undefined;
+  const node = row[e.left.target.name];
+  if (!(node instanceof NodeRef) || ctx.nodes.has(node.id)) return undefined;
+  const hash = tailAt(ctx.objectidTails!, node.id);
+  return hash !== undefined && wanted[hash] === 0 ? false : undefined;
 }
 
 const REGEX_CACHE = new Map<string, RegExp>();

@@ -3,10 +3,10 @@ import { ExecContext, type Limits } from './context.ts';
 import { CypherError } from './errors.ts';
 import { evaluate, truth } from './eval.ts';
 import type { GraphSource } from './graph-source.ts';
-import { matchParts, variablesOf } from './match.ts';
+import { matchParts, streamable, variablesOf } from './match.ts';
 import { conjuncts, literalOf } from './plan.ts';
 import type { PreparedQuery } from './prepare.ts';
-import { aggregateRows } from './project.ts';
+import { aggregateRows, aggregates, Grouping, type Projected } from './project.ts';
 import { groupKey, orderCompare, type Row, type Value } from './values.ts';
 import { children, freeVariables, hasAggregate, patternExprs, patternVariables, readsDetails } from './walk.ts';
 
@@ -27,6 +27,8 @@ export interface ExecuteOptions {
   edgePushdown?: boolean;
   /** A MATCH reading nothing of the incoming rows matched once for all of them (independent); on unless a test compares. */
   matchOnce?: boolean;
+  /** A MATCH's matches streamed into the grouping of the aggregating WITH / RETURN after it (groupsMatches); on unless a test compares. */
+  streamAggregation?: boolean;
   /** Rows of unread nodes past which a one-node conjunct is first tested in SQL (match.ts narrowInSql; Infinity: never); 5,000 unless a test compares. */
   sqlNarrowAt?: number;
 }
@@ -39,6 +41,7 @@ export async function executeQuery(prepared: PreparedQuery, source: GraphSource,
   ctx.plan.edgePushdown = options.edgePushdown !== false;
   ctx.plan.matchOnce = options.matchOnce !== false;
   if (options.sqlNarrowAt !== undefined) ctx.plan.sqlNarrowAt = options.sqlNarrowAt;
+  ctx.plan.streamAggregation = options.streamAggregation !== false;
   const nodeVars = new Set<string>();
   visitQuery(prepared, () => {}, (p) => {
     for (const n of p.nodes) if (n.variable) nodeVars.add(n.variable);
@@ -91,15 +94,60 @@ function hasPatternExpr(e: Expr): boolean {
 
 async function runSingle(part: SingleQuery, ctx: ExecContext, stopAfter: number | null): Promise<Row[]> {
   let rows: Row[] = [{}];
-  for (const clause of part.clauses) {
-    rows = stopAfter !== null && clause.c === 'match' ? await runMatch(clause, rows, ctx, stopAfter) : await runClause(clause, rows, ctx);
+  for (let i = 0; i < part.clauses.length; i++) {
+    const clause = part.clauses[i];
+    const next = part.clauses[i + 1];
+    if (ctx.plan.streamAggregation && clause.c === 'match' && next !== undefined && groupsMatches(clause, next, rows)) {
+      // The matches go straight into the grouping: only the groups are held, not every match.
+      rows = await runClause(next, rows, ctx, await groupMatches(clause, next, rows, ctx));
+      i++;
+      ctx.plan.streamAggregationTaken++;
+    } else rows = stopAfter !== null && clause.c === 'match' ? await runMatch(clause, rows, ctx, stopAfter) : await runClause(clause, rows, ctx);
     ctx.checkRows(rows.length);
     await ctx.breathe();
   }
   return rows;
 }
 
-async function runClause(clause: Clause, rows: Row[], ctx: ExecContext): Promise<Row[]> {
+/**
+ * Whether a MATCH's matches can be streamed into the grouping of the WITH / RETURN after it: a
+ * non-optional MATCH whose matches stream (match.ts streamable) over at most one incoming row, then
+ * an aggregating projection without pattern expressions.
+ */
+function groupsMatches(clause: Extract<Clause, { c: 'match' }>, next: Clause, rows: Row[]): next is Extract<Clause, { c: 'with' | 'return' }> {
+  if (clause.optional || rows.length > 1 || !streamable(clause.patterns)) return false;
+  if (next.c !== 'with' && next.c !== 'return') return false;
+  const proj = next.projection;
+  return aggregates(proj) && ![...proj.items.map((i) => i.expr), ...proj.orderBy.map((o) => o.expr)].some(hasPatternExpr);
+}
+
+async function groupMatches(clause: Extract<Clause, { c: 'match' }>, next: Extract<Clause, { c: 'with' | 'return' }>, rows: Row[], ctx: ExecContext): Promise<Grouping> {
+  const proj = next.projection;
+  let grouping: Grouping | null = null;
+  const exprs = [...proj.items.map((i) => i.expr), ...proj.orderBy.map((o) => o.expr)];
+  const details = readsDetails(exprs);
+  // A WITH's WHERE commutes with its DISTINCT and ORDER BY (not with SKIP / LIMIT): groups finished
+  // early are filtered at once, and only those it keeps are held (it is applied again after, to no effect).
+  const where = next.c === 'with' && next.where !== null && proj.skip === null && proj.limit === null ? next.where : null;
+  const keep = async (groups: Projected[]) => {
+    if (where === null) return groups;
+    const projected = groups.map((g) => g.projected);
+    if (readsDetails([where])) await ctx.ensureRows(projected);
+    const withPattern = await withPatterns([where], projected, ctx);
+    return groups.filter((_, i) => truth(evaluate(where, withPattern[i], ctx), where, ctx) === true);
+  };
+  await runMatch(clause, rows, ctx, undefined, async (batch, anchor) => {
+    // Matches come anchor node by anchor node: when the anchor is a grouping key, its groups are complete once the next begins.
+    grouping ??= new Grouping(proj, ctx, anchor !== null && Grouping.keyedBy(proj, anchor) ? anchor : null);
+    if (details) await ctx.ensureRows(batch);
+    grouping.add(batch);
+    await grouping.settle(keep);
+    ctx.checkRows(grouping.size);
+  });
+  return grouping ?? new Grouping(proj, ctx);
+}
+
+async function runClause(clause: Clause, rows: Row[], ctx: ExecContext, grouped?: Grouping): Promise<Row[]> {
   switch (clause.c) {
     case 'match':
       return runMatch(clause, rows, ctx);
@@ -115,14 +163,14 @@ async function runClause(clause: Clause, rows: Row[], ctx: ExecContext): Promise
       return out;
     }
     case 'with': {
-      const projected = await project(clause.projection, rows, ctx);
+      const projected = await project(clause.projection, rows, ctx, grouped);
       if (!clause.where) return projected;
       const where = clause.where;
       if (readsDetails([where])) await ctx.ensureRows(projected);
       return (await withPatterns([where], projected, ctx)).filter((r) => truth(evaluate(where, r, ctx), where, ctx) === true);
     }
     case 'return':
-      return project(clause.projection, rows, ctx);
+      return project(clause.projection, rows, ctx, grouped);
     default:
       throw new CypherError('updating clauses are not supported');
   }
@@ -130,7 +178,17 @@ async function runClause(clause: Clause, rows: Row[], ctx: ExecContext): Promise
 
 const INDEX = '\u0000row';
 
-async function runMatch(clause: Extract<Clause, { c: 'match' }>, rows: Row[], ctx: ExecContext, stopAfter?: number): Promise<Row[]> {
+async function runMatch(clause: Extract<Clause, { c: 'match' }>, rows: Row[], ctx: ExecContext, stopAfter?: number, sink?: (rows: Row[], anchor: string | null) => Promise<void>): Promise<Row[]> {
+  if (sink !== undefined) {
+    // Streamed (groupsMatches): each batch of matches finished as below (WHERE's rest, relationship properties), then handed on.
+    const tagged = rows.map((r, i) => ({ ...r, [INDEX]: i }));
+    await matchParts(clause.patterns, tagged, conjuncts(clause.where), ctx, undefined, async (matched, pending, anchor) => {
+      const kept = await finishMatches(matched, pending, ctx);
+      // The grouping reads variables only (and `*` leaves out the \u0000 keys): no copy without the row index.
+      if (kept.length > 0) await sink(kept, anchor);
+    });
+    return [];
+  }
   if (ctx.plan.matchOnce && rows.length > 1 && stopAfter === undefined && independent(clause, rows[0])) {
     ctx.plan.matchOnceTaken++;
     // Reads nothing the rows hold: matched once, every row takes the same matches (the order each row's own matching gives).
@@ -146,13 +204,7 @@ async function runMatch(clause: Extract<Clause, { c: 'match' }>, rows: Row[], ct
   let { rows: matched, pending } = await matchParts(clause.patterns, tagged, conjuncts(clause.where), ctx, stopAfter);
   // Stopping early is exact only when WHERE was applied entirely while matching: else (when it may have stopped) match everything.
   if (stopAfter !== undefined && pending.length > 0 && matched.length >= stopAfter) ({ rows: matched, pending } = await matchParts(clause.patterns, tagged, conjuncts(clause.where), ctx));
-  let kept = matched;
-  if (pending.length > 0) {
-    if (ctx.wantEdgeProps) await ctx.ensureEdgeProps(relIds(matched));
-    if (readsDetails(pending)) await ctx.ensureRows(matched, variablesOf(pending));
-    kept = (await withPatterns(pending, matched, ctx)).filter((r) => pending.every((c) => truth(evaluate(c, r, ctx), c, ctx) === true));
-  }
-  if (ctx.wantEdgeProps) await ctx.ensureEdgeProps(relIds(kept));
+  const kept = await finishMatches(matched, pending, ctx);
   if (!clause.optional) return kept.map(strip);
   const hit = new Set(kept.map((r) => r[INDEX] as number));
   const fresh = clause.patterns.flatMap(patternVariables);
@@ -174,6 +226,18 @@ async function runMatch(clause: Extract<Clause, { c: 'match' }>, rows: Row[], ct
     out.push(row);
   }
   return out;
+}
+
+/** The matches WHERE's pending conjuncts keep, with their relationships' properties loaded when expressions read them. */
+async function finishMatches(matched: Row[], pending: Expr[], ctx: ExecContext): Promise<Row[]> {
+  let kept = matched;
+  if (pending.length > 0) {
+    if (ctx.wantEdgeProps) await ctx.ensureEdgeProps(relIds(matched));
+    if (readsDetails(pending)) await ctx.ensureRows(matched, variablesOf(pending));
+    kept = (await withPatterns(pending, matched, ctx)).filter((r) => pending.every((c) => truth(evaluate(c, r, ctx), c, ctx) === true));
+  }
+  if (ctx.wantEdgeProps) await ctx.ensureEdgeProps(relIds(kept));
+  return kept;
 }
 
 /**
@@ -245,11 +309,15 @@ export async function withPatterns(exprs: Expr[], rows: Row[], ctx: ExecContext)
 }
 
 /** WITH / RETURN: projection (with grouping when it aggregates), DISTINCT, ORDER BY, SKIP, LIMIT. */
-async function project(proj: Projection, rows: Row[], ctx: ExecContext): Promise<Row[]> {
-  const exprs = [...proj.items.map((i) => i.expr), ...proj.orderBy.map((o) => o.expr)];
-  if (readsDetails(exprs)) await ctx.ensureRows(rows);
-  const input = await withPatterns(exprs, rows, ctx);
-  let out = aggregateRows(proj, input, ctx);
+async function project(proj: Projection, rows: Row[], ctx: ExecContext, grouped?: Grouping): Promise<Row[]> {
+  let out: Projected[];
+  if (grouped !== undefined) out = grouped.finish();
+  else {
+    const exprs = [...proj.items.map((i) => i.expr), ...proj.orderBy.map((o) => o.expr)];
+    if (readsDetails(exprs)) await ctx.ensureRows(rows);
+    const input = await withPatterns(exprs, rows, ctx);
+    out = aggregateRows(proj, input, ctx);
+  }
   if (proj.distinct) {
     const seen = new Set<string>();
     out = out.filter(({ projected }) => {

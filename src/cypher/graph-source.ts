@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../db/create-db.ts';
 import { graphEngine, type GraphView } from '../graph/engine/index.ts';
-import { column, keysOf, objectidSuffixes, objectidsEndingIn, passes, type Column } from './property-columns.ts';
+import { cacheableKey, column, keysOf, objectidSuffixes, objectidsEndingIn, objectidTails, passes, type Column } from './property-columns.ts';
 
 /**
  * What the Cypher executor reads from the graph: structure (kinds, tags, neighbours by kind and
@@ -63,6 +63,21 @@ export class GraphSource {
   view(): Promise<GraphView> {
     this.viewPromise ??= graphEngine(this.db).view();
     return this.viewPromise;
+  }
+
+  /**
+   * The kept column of a property key (every node holding it, with its value), read now if need be;
+   * null when the key is held by too many nodes to keep, or columns are off.
+   */
+  async keptColumn(key: string): Promise<Column | null> {
+    if (this.options.columns === false || !cacheableKey(key)) return null;
+    const c = await column(this.db, key);
+    return c === null || c === 'large' ? null : c;
+  }
+
+  /** Every node's objectid tail hash (property-columns.ts objectidTails); null when columns are off or cannot be kept. */
+  async objectidTails(): Promise<{ ids: Float64Array; hashes: Uint16Array } | null> {
+    return this.options.columns === false ? null : objectidTails(this.db);
   }
 
   /** How many nodes carry a kind (a stored kind or a Tag_* kind; null: all nodes). */

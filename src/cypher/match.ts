@@ -1,6 +1,6 @@
 import type { Expr, NodePattern, PatternPart, RelPattern } from './ast.ts';
 import { NEEDS_DETAILS, type ExecContext } from './context.ts';
-import { evaluate, labelsMatch, truth } from './eval.ts';
+import { evaluate, labelsMatch, tailsWanted, truth } from './eval.ts';
 import type { Edge } from '../graph/engine/index.ts';
 import { expandTypes } from './macros.ts';
 import { estimateNodes, labelNames, literalOf, pushdownOf, type ConstantOf, type NodeEstimate } from './plan.ts';
@@ -8,7 +8,7 @@ import { edgePushdownable, type Pushdown } from './graph-source.ts';
 import { nodesWithEdges, edgeCount, type EndDirection } from './adjacency.ts';
 import { shortestPaths } from './shortest.ts';
 import { equals, NodeRef, PathValue, RelRef, type Row, type Value } from './values.ts';
-import { freeVariables, readsDetails } from './walk.ts';
+import { children, freeVariables, readsDetails } from './walk.ts';
 
 /** A partial match of one pattern part: the row plus where each node / relationship of the part landed. */
 export interface Partial {
@@ -24,12 +24,13 @@ export interface Partial {
  * Matches a MATCH clause's pattern parts against rows, applying each WHERE conjunct as soon as its
  * variables are bound. Returns the extended rows (the caller evaluates what remains of WHERE).
  */
-export async function matchParts(parts: PatternPart[], rows: Row[], where: Expr[], ctx: ExecContext, stopAfter?: number): Promise<{ rows: Row[]; pending: Expr[] }> {
+export async function matchParts(parts: PatternPart[], rows: Row[], where: Expr[], ctx: ExecContext, stopAfter?: number, sink?: MatchSink): Promise<{ rows: Row[]; pending: Expr[] }> {
   let partials: Array<{ row: Row; used: Set<number> }> = rows.map((row) => ({ row, used: new Set() }));
   let pending = [...where];
+  if (sink !== undefined && !streamable(parts)) throw new Error('internal: matches streamed from a part that cannot stream them');
   for (const part of parts) {
     const next: Array<{ row: Row; used: Set<number> }> = [];
-    const matched = await matchPart(part, partials, pending, ctx, parts.length === 1 ? stopAfter : undefined);
+    const matched = await matchPart(part, partials, pending, ctx, parts.length === 1 ? stopAfter : undefined, sink, part === parts[parts.length - 1]);
     for (const p of matched.partials) next.push({ row: p.row, used: p.used });
     pending = matched.pending;
     partials = next;
@@ -38,6 +39,25 @@ export async function matchParts(parts: PatternPart[], rows: Row[], where: Expr[
   }
   return { rows: partials.map((p) => p.row), pending };
 }
+
+/**
+ * Takes the matches of a part a batch at a time, in the order matching them all gives, with the WHERE
+ * conjuncts still pending on them and the variable of the node they start from (all matches of one
+ * such node come together); matchParts then returns no rows.
+ */
+export type MatchSink = (rows: Row[], pending: Expr[], anchor: string | null) => Promise<void>;
+
+/**
+ * Whether a MATCH's matches can be streamed to a sink (one part of fixed-length relationships, not
+ * shortestPath: its matches come out in anchor order, so anchors extended a chunk at a time give them
+ * in the same order as all at once).
+ */
+export function streamable(parts: readonly PatternPart[]): boolean {
+  return parts.length === 1 && !parts[0].shortest && parts[0].rels.every((r) => r.range === null);
+}
+
+/** Anchors extended together when matches are streamed to a sink. */
+const SINK_CHUNK = 2048;
 
 /** Most anchors extended together when a part may stop early (LIMIT pushdown); chunks start small and double. */
 const STOP_CHUNK = 4096;
@@ -48,9 +68,12 @@ const STOP_CHUNK = 4096;
  * extended a chunk at a time, stopping once `stopAfter` matches exist; the first matches are the
  * same as without it. (Variable-length steps order matches by length across all anchors: no early stop.)
  */
-async function matchPart(given: PatternPart, inputs: Array<{ row: Row; used: Set<number> }>, where: Expr[], ctx: ExecContext, stopAfter?: number) {
+async function matchPart(given: PatternPart, inputs: Array<{ row: Row; used: Set<number> }>, where: Expr[], ctx: ExecContext, stopAfter?: number, sink?: MatchSink, lastPart = false) {
   const bound = new Set(Object.keys(inputs[0]?.row ?? {}));
-  const part = ctx.plan.edgePushdown ? narrowTypes(given, bound, where) : given;
+  const narrowed = ctx.plan.edgePushdown ? narrowTypes(given, bound, where) : { part: given, decided: new Set<Expr>() };
+  const part = narrowed.part;
+  // The conjuncts the narrowed type lists decide are true on every match: not evaluated again.
+  if (narrowed.decided.size > 0) where = where.filter((c) => !narrowed.decided.has(c));
   const counts = await labelCounts(part, ctx);
   const estimates = estimateNodes(part, bound, where, (l) => counts.get(l) ?? Infinity, constantsFor(inputs, ctx), ctx.plan.presence);
   const allowed = ctx.plan.edgePushdown ? await relationshipFilters(part, bound, where, constantsFor(inputs, ctx), ctx) : new Map<number, RelFilter>();
@@ -65,16 +88,37 @@ async function matchPart(given: PatternPart, inputs: Array<{ row: Row; used: Set
   const applyReady = async () => {
     ({ partials, pending } = await filterReady(partials, pending, ctx));
   };
+  // The relationships used so far matter to the steps after (relationship uniqueness): not after the MATCH's last step.
+  const lastStep = anchor.index > 0 ? 0 : part.rels.length - 1;
+  const keepUsed = (i: number) => !lastPart || i !== lastStep;
   const extend = async () => {
     for (let i = anchor.index; i < part.rels.length && partials.length > 0; i++) {
-      ({ partials, pending } = await step(part, i, 'right', partials, pending, ctx, allowed.get(i)));
+      ({ partials, pending } = await step(part, i, 'right', partials, pending, ctx, allowed.get(i), keepUsed(i)));
       await applyReady();
     }
     for (let i = anchor.index - 1; i >= 0 && partials.length > 0; i--) {
-      ({ partials, pending } = await step(part, i, 'left', partials, pending, ctx, allowed.get(i)));
+      ({ partials, pending } = await step(part, i, 'left', partials, pending, ctx, allowed.get(i), keepUsed(i)));
       await applyReady();
     }
   };
+  if (sink !== undefined) {
+    // Streamed: anchors a chunk at a time, each chunk's matches handed on (never all rows at once).
+    let after: Expr[] | null = null;
+    const anchored = await anchorPartials(part, anchor, ends.get(anchor.index), inputs, where, ctx, async (chunk, before) => {
+      for (let at = 0; at < chunk.length; at += SINK_CHUNK) {
+        partials = chunk.slice(at, at + SINK_CHUNK);
+        pending = before;
+        await extend();
+        if (partials.length === 0) continue;
+        after = pending;
+        if (part.pathVariable) for (const p of partials) p.row[part.pathVariable] = pathOf(p);
+        await sink(partials.map((p) => p.row), pending, part.nodes[anchor.index].variable);
+        await ctx.breathe();
+      }
+      return false;
+    });
+    return { partials: [], pending: after ?? anchored.pending };
+  }
   if (stopAfter !== undefined && !part.shortest && part.rels.every((r) => r.range === null)) {
     // Anchors streamed (a chunk bound and filtered at a time), extended in growing chunks until enough rows exist.
     const out: Partial[] = [];
@@ -205,7 +249,7 @@ async function anchorPartials(
   const fresh = (input: { row: Row; used: Set<number> }, id: number): Partial => {
     const nodes: Array<number | undefined> = new Array(part.nodes.length).fill(undefined);
     nodes[index] = id;
-    return { row: pattern.variable ? { ...input.row, [pattern.variable]: new NodeRef(id) } : { ...input.row }, nodes, segs: new Array(part.rels.length).fill(undefined), used: new Set(input.used) };
+    return { row: pattern.variable ? { ...input.row, [pattern.variable]: new NodeRef(id) } : { ...input.row }, nodes, segs: new Array(part.rels.length).fill(undefined), used: input.used };
   };
   if (pattern.variable && inputs.length > 0 && pattern.variable in inputs[0].row) {
     const out: Partial[] = [];
@@ -303,10 +347,12 @@ const NO_KIND = '\u0000none';
 /**
  * A part whose one-step relationships with a type list take only the types WHERE lets through:
  * `r:K` / `NOT r:K` (any label expression) is, for a relationship of type k, the same test for every
- * such relationship, so the types failing it are dropped (the conjunct is still evaluated).
+ * such relationship, so the types failing it are dropped, and the conjunct, true for every type
+ * left, is `decided` (not evaluated on the matches).
  */
-function narrowTypes(part: PatternPart, bound: ReadonlySet<string>, where: Expr[]): PatternPart {
+function narrowTypes(part: PatternPart, bound: ReadonlySet<string>, where: Expr[]): { part: PatternPart; decided: Set<Expr> } {
   let changed = false;
+  const decided = new Set<Expr>();
   const rels = part.rels.map((r) => {
     if (part.shortest || r.range !== null || r.variable === null || bound.has(r.variable) || r.types.length === 0) return r;
     let kinds = expandTypes(r.types);
@@ -317,10 +363,12 @@ function narrowTypes(part: PatternPart, bound: ReadonlySet<string>, where: Expr[
       const labels = test.labels;
       kinds = kinds.filter((k) => labelsMatch(labels, (l) => l === k) !== negated);
       changed = true;
+      // True for a relationship of every type left (a relationship of the match is never null).
+      decided.add(c);
     }
     return kinds.length === expandTypes(r.types).length ? r : { ...r, types: kinds.length > 0 ? kinds : [NO_KIND] };
   });
-  return changed ? { ...part, rels } : part;
+  return { part: changed ? { ...part, rels } : part, decided };
 }
 
 /** Most relationships a pushed-down relationship predicate may select to be used (more: matched as without it). */
@@ -412,7 +460,8 @@ async function filterReady(partials: Partial[], pending: Expr[], ctx: ExecContex
     if (kept.length === 0) break;
     let undecided = kept;
     let passed: Set<Partial> | null = null;
-    if (readsDetails([c]) && mayDecideWithout(c)) {
+    const columns = readsDetails([c]) && kept.length >= ctx.plan.sqlNarrowAt ? await probeColumns(kept, c, ctx) : false;
+    if (readsDetails([c]) && (columns || mayDecideWithout(c))) {
       // First without details: a row that `(n:Tag_Tier_Zero) OR n.x …` decides by its label needs none read.
       ({ undecided, passed } = probe(kept, c, ctx));
     }
@@ -461,6 +510,40 @@ async function narrowInSql(rows: Partial[], c: Expr, ctx: ExecContext): Promise<
     const x = r.row[v];
     return !(x instanceof NodeRef) || !unread.has(x.id) || may.has(x.id);
   });
+}
+
+/**
+ * Before probing a conjunct over many rows: the kept columns (property-columns.ts) of the node
+ * properties it reads (`n.system_tags`, a key few nodes hold), so the probe reads those from the
+ * columns and decides rows without their details. Whether every property it reads is so covered.
+ */
+async function probeColumns(rows: Partial[], c: Expr, ctx: ExecContext): Promise<boolean> {
+  const keys = new Map<string, boolean>();
+  let covered = true;
+  let tails = false;
+  const visit = (e: Expr) => {
+    if (tailsWanted(e) !== null && e.t === 'strop' && e.left.t === 'prop' && e.left.target.t === 'var' && rows[0].row[e.left.target.name] instanceof NodeRef) {
+      // An objectid suffix test: decided by the objectid tail hashes for most nodes.
+      tails = true;
+      return;
+    }
+    if (e.t === 'prop' && e.target.t === 'var') {
+      const v = rows[0].row[e.target.name];
+      if (v instanceof NodeRef) keys.set(e.key, true);
+      else covered = false;
+    } else if (e.t === 'prop' || e.t === 'index' || (e.t === 'call' && ['properties', 'keys'].includes(e.name.toLowerCase()))) covered = false;
+    children(e).forEach(visit);
+  };
+  visit(c);
+  for (const key of keys.keys()) {
+    if (ctx.probeColumns.has(key)) continue;
+    const column = await ctx.source.keptColumn(key);
+    if (column === null) covered = false;
+    else ctx.probeColumns.set(key, column);
+  }
+  if (tails && ctx.objectidTails === null) ctx.objectidTails = await ctx.source.objectidTails();
+  if (tails && ctx.objectidTails === null) covered = false;
+  return covered && (keys.size > 0 || tails);
 }
 
 /** Whether a conjunct may be decided without details for some rows: a boolean combination with a part that reads none. */
@@ -524,7 +607,7 @@ const STEP_FLUSH = 20_000;
  * they come, so intermediate rows that WHERE rejects never pile up; `allowed`: the only relationships
  * a one-step pattern may take (a superset from a pushed-down relationship predicate), if any.
  */
-async function step(part: PatternPart, i: number, side: 'right' | 'left', partials: Partial[], where: Expr[], ctx: ExecContext, allowed?: ReadonlySet<number>): Promise<{ partials: Partial[]; pending: Expr[] }> {
+async function step(part: PatternPart, i: number, side: 'right' | 'left', partials: Partial[], where: Expr[], ctx: ExecContext, allowed?: ReadonlySet<number>, keepUsed = true): Promise<{ partials: Partial[]; pending: Expr[] }> {
   const r = part.rels[i];
   const from = side === 'right' ? i : i + 1;
   const to = side === 'right' ? i + 1 : i;
@@ -567,8 +650,11 @@ async function step(part: PatternPart, i: number, side: 'right' | 'left', partia
       const row = { ...p.row };
       if (target.variable) row[target.variable] = new NodeRef(end);
       if (r.variable) row[r.variable] = r.range ? rels : rels[0];
-      const used = new Set(p.used);
-      for (const x of rels) used.add(x.id);
+      let used = p.used;
+      if (keepUsed) {
+        used = new Set(p.used);
+        for (const x of rels) used.add(x.id);
+      }
       out.push({ row, nodes, segs, used });
     }
     if (r.props) {

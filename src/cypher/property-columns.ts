@@ -109,7 +109,7 @@ function heldAt(db: Db): Held | null {
 }
 
 /** Hash of the last `-` segment of a text, upper-cased (16 bits). */
-function tailHash(text: string): number {
+export function tailHash(text: string): number {
   const tail = text.slice(text.lastIndexOf('-') + 1).toUpperCase();
   let h = 0x811c9dc5;
   for (let i = 0; i < tail.length; i++) h = Math.imul(h ^ tail.charCodeAt(i), 16777619);
@@ -131,6 +131,18 @@ export function objectidSuffixes(p: Pushdown): string[] | null {
  * objectid read once per `nodes` version (16 bits and an id per node). Null when nothing may be kept.
  */
 export async function objectidsEndingIn(db: Db, suffixes: readonly string[]): Promise<number[] | null> {
+  const tails = await objectidTails(db);
+  if (tails === null) return null;
+  const wanted = new Uint8Array(65_536);
+  for (const x of suffixes) wanted[tailHash(x)] = 1;
+  const { ids, hashes } = tails;
+  const out: number[] = [];
+  for (let i = 0; i < ids.length; i++) if (wanted[hashes[i]]) out.push(ids[i]);
+  return out;
+}
+
+/** Every node's objectid as the hash of its last `-` segment (upper-cased), ids ascending; read once per `nodes` version. Null when nothing may be kept. */
+export async function objectidTails(db: Db): Promise<{ ids: Float64Array; hashes: Uint16Array } | null> {
   const h = heldAt(db);
   if (h === null) return null;
   if (!h.suffixes) {
@@ -146,17 +158,32 @@ export async function objectidsEndingIn(db: Db, suffixes: readonly string[]): Pr
       after = Number(rows[rows.length - 1].id);
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
-    const ids = Float64Array.from(idList);
-    const hashes = Uint16Array.from(hashList);
-    if (held.get(db) !== h) return Array.from(ids).filter((_, i) => suffixes.some((x) => tailHash(x) === hashes[i]));
-    h.suffixes = { ids, hashes };
+    const read = { ids: Float64Array.from(idList), hashes: Uint16Array.from(hashList) };
+    // Read at `version`: kept under it only (a write since makes it stale at once).
+    if (held.get(db) !== h) return read;
+    h.suffixes = read;
   }
-  const wanted = new Uint8Array(65_536);
-  for (const x of suffixes) wanted[tailHash(x)] = 1;
-  const { ids, hashes } = h.suffixes;
-  const out: number[] = [];
-  for (let i = 0; i < ids.length; i++) if (wanted[hashes[i]]) out.push(ids[i]);
-  return out;
+  return h.suffixes;
+}
+
+/** The hash of a node's objectid tail (objectidTails) at an id; undefined when the node is not there. */
+export function tailAt(tails: { ids: Float64Array; hashes: Uint16Array }, id: number): number | undefined {
+  const at = positionOf(tails.ids, id);
+  return at < 0 ? undefined : tails.hashes[at];
+}
+
+/** Where an id stands in ascending ids (binary search), -1 when it is not there. */
+function positionOf(ids: Float64Array, id: number): number {
+  let lo = 0;
+  let hi = ids.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const v = ids[mid];
+    if (v === id) return mid;
+    if (v < id) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
 }
 
 /** Nodes read per statement by the whole-table passes (between pages, other requests run). */
@@ -202,18 +229,9 @@ async function readColumn(db: Db, key: string): Promise<Column | 'large'> {
 }
 
 /** The value of a column at a node id (undefined when the node lacks the key). */
-function valueAt(column: Column, id: number): unknown {
-  const ids = column.ids;
-  let lo = 0;
-  let hi = ids.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    const v = ids[mid];
-    if (v === id) return column.values[mid];
-    if (v < id) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return undefined;
+export function valueAt(column: Column, id: number): unknown {
+  const at = positionOf(column.ids, id);
+  return at < 0 ? undefined : column.values[at];
 }
 
 const same = (a: unknown, b: unknown) => a === b;

@@ -367,7 +367,17 @@ export class GraphView {
     return { id: g.edgeIds[e], start: g.nodeIds[g.edgeSrc[e]], end: g.nodeIds[g.edgeDst[e]], kind: g.kinds.name(g.edgeKind[e]) };
   }
 
+  /** The last kind list asked for and its mask (a caller walking from many nodes passes the same list each time). */
+  private lastMask: { kinds: Kinds; mask: KindMask } | null = null;
+
   private mask(kinds: Kinds): KindMask {
+    if (this.lastMask !== null && this.lastMask.kinds === kinds) return this.lastMask.mask;
+    const mask = this.maskOf(kinds);
+    this.lastMask = { kinds, mask };
+    return mask;
+  }
+
+  private maskOf(kinds: Kinds): KindMask {
     const key = kinds === undefined ? '*' : [...kinds].sort().join(',');
     let masks = masksMemo.get(this.graph);
     if (!masks || masks.size >= MAX_MASKS) masksMemo.set(this.graph, (masks = new Map()));

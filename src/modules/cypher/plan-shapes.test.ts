@@ -4,7 +4,9 @@
  * neighbouring relationship's kinds), presence tests for null-rejecting predicates, relationship-property
  * predicates pushed down (the relationships a one-step pattern may take, and their ends), a MATCH reading
  * nothing of the incoming rows matched once for all of them, one-node conjuncts tested in SQL before
- * reading details (with the threshold at one row), and scans answered
+ * reading details (with the threshold at one row), matches streamed into the grouping of an aggregating
+ * WITH / RETURN (compared in order: the very rows), conjuncts decided while probing by kept columns and
+ * objectid tail hashes, and scans answered
  * from kept property columns and objectid suffixes (src/cypher/property-columns.ts). Each must give
  * the rows of the plan without it (as a multiset: starting elsewhere may list them in another order,
  * which Cypher leaves open without ORDER BY; a final LIMIT is compared without it, then by count):
@@ -62,6 +64,22 @@ const CONSTRUCTED = [
   'MATCH (m:Computer) WITH m LIMIT 5 MATCH (g:Group)<-[r:MemberOf]-(u:User) RETURN m.name, g.name, u.name',
   'MATCH (m:Computer) WITH m LIMIT 3 MATCH p = shortestPath((u:User)-[:AD_ATTACK_PATHS*1..]->(g:Group)) RETURN m, p',
   'MATCH (m:Computer) WITH m LIMIT 3 MATCH (u:User)-[:MemberOf*1..2]->(g:Group) RETURN m, u, g',
+  // Matches streamed into the grouping of the aggregating WITH / RETURN after the MATCH (compared in order too).
+  'MATCH (n:Base)-[r:AD_ATTACK_PATHS]->(m:Base) WHERE NOT r:MemberOf AND NOT ((n:Tag_Tier_Zero) OR COALESCE(n.system_tags, "") CONTAINS "admin_tier_0") WITH n, COLLECT(DISTINCT(m)) AS endNodes WHERE SIZE(endNodes) >= 2 RETURN n, size(endNodes)',
+  'MATCH (g:Group)<-[:MemberOf]-(u) RETURN g.name, count(u), collect(u.name), collect(DISTINCT u.enabled), min(u.name), max(u.name)',
+  'MATCH (u:User) RETURN count(*), count(u.email), sum(size(u.name)), avg(size(u.name))',
+  'MATCH (u:User)-[r]->(x) WITH u, type(r) AS t, count(*) AS c WHERE c > 1 RETURN u.name, t, c ORDER BY c DESC, u.name LIMIT 20',
+  'MATCH p = (u:User)-[:MemberOf]->(g:Group)-[:MemberOf]->(h) RETURN h, collect(p) AS ps',
+  'MATCH (g:Group)<-[:MemberOf]-(u) WITH g, count(u) AS c ORDER BY c DESC LIMIT 3 WHERE c > 1 RETURN g.name, c',
+  'MATCH (n)-[r]->(m) WITH DISTINCT n, count(m) AS c, collect(DISTINCT type(r)) AS ts WHERE c >= 2 AND size(ts) > 1 RETURN n, c, ts ORDER BY c',
+  'MATCH (n:Computer)-[r]-(m) WITH n, m, count(r) AS c WHERE (n)-[:MemberOf]->() RETURN n.name, m.name, c',
+  // Objectid suffix tests decided by the objectid tail hashes while probing (the rest read their details).
+  "MATCH (n:Base)-[:MemberOf*0..]->(m:Group) WHERE n.objectid =~ '.*-(S-1-5-32-544|512|519)$' OR m.objectid =~ '(?i).*-(513|515)' OR n.objectid =~ '.*-500' RETURN n, m",
+  "MATCH p=(t:Group)<-[:MemberOf*..]-(s:Group) WHERE NOT s.objectid ENDS WITH '-512' AND NOT s.objectid ENDS WITH '-519' RETURN p",
+  "MATCH (n)-[r]->(m) WHERE NOT (n.objectid ENDS WITH '-513' XOR m.objectid =~ '.*-(512|S-1-5-11)') RETURN n, m",
+  'MATCH (n:NoSuchLabel) RETURN count(n)',
+  'MATCH (n:NoSuchLabel) RETURN n.name, count(n)',
+  'MATCH (n:Group) WHERE n.name STARTS WITH "DOMAIN" WITH n.name AS name, count(*) AS c MATCH (m:Group {name: name}) RETURN m, c',
   'UNWIND [1, 2, 3] AS x OPTIONAL MATCH (u:User)-[:MemberOf]->(g) WHERE g.name STARTS WITH "DOMAIN" RETURN x, u.name, g.name',
 ];
 
@@ -72,7 +90,7 @@ test('start candidates from relationship kinds, presence tests, relationship pre
     const outcomes = await ingestFiles(t.db, files.map((f) => ({ path: FIXTURES + f })));
     assert.deepEqual(outcomes.filter((o) => o.error), []);
     await analyzeGraph(t.db);
-    const taken = { edgeAnchors: 0, presence: 0, edgePushdown: 0, matchOnce: 0, sqlNarrow: 0, columns: 0 };
+    const taken = { edgeAnchors: 0, presence: 0, edgePushdown: 0, matchOnce: 0, sqlNarrow: 0, columns: 0, streamAggregation: 0, groupsClosedEarly: 0 };
     const finalLimit = /\bLIMIT\s+\d+\s*;?\s*$/i;
     for (const query of [...CONSTRUCTED, ...AD_QUERIES.map((q) => q.query)]) {
       for (const text of finalLimit.test(query) ? [query.replace(finalLimit, ''), query] : [query]) {
@@ -100,11 +118,17 @@ test('start candidates from relationship kinds, presence tests, relationship pre
           taken.edgePushdown += options.edgePushdown === false ? 0 : result.ctx.plan.edgePushdownTaken;
           taken.matchOnce += options.matchOnce === false ? 0 : result.ctx.plan.matchOnceTaken;
           taken.sqlNarrow += result.ctx.plan.sqlNarrowTaken;
+          taken.streamAggregation += options.streamAggregation === false ? 0 : result.ctx.plan.streamAggregationTaken;
+          taken.groupsClosedEarly += result.ctx.plan.groupsClosedEarly;
           return result.rows;
         }
       };
       const canonical = (rows: unknown[] | string) => (typeof rows === 'string' ? rows : limited ? rows.length : rows.map((r) => JSON.stringify(r)).sort());
-      const plain = canonical(await run({ edgeAnchors: false, presence: false, edgePushdown: false, matchOnce: false, sqlNarrowAt: Infinity }, false));
+      const plainRows = await run({ edgeAnchors: false, presence: false, edgePushdown: false, matchOnce: false, sqlNarrowAt: Infinity, streamAggregation: false }, false);
+      const plain = canonical(plainRows);
+      // Streaming the matches into the grouping gives the very rows, in the same order.
+      const rowsOf = (rows: unknown[] | string) => (typeof rows === 'string' ? rows : rows.map((r) => JSON.stringify(r)));
+      assert.deepEqual(rowsOf(await run({ edgeAnchors: false, presence: false, edgePushdown: false, matchOnce: false, sqlNarrowAt: Infinity }, false)), rowsOf(plainRows), text);
       assert.deepEqual(canonical(await run({ edgeAnchors: false, presence: false, edgePushdown: false, matchOnce: false, sqlNarrowAt: Infinity })), plain, text);
       assert.deepEqual(canonical(await run({ sqlNarrowAt: 1 })), plain, text);
       assert.deepEqual(canonical(await run({ edgeAnchors: false, presence: false, edgePushdown: false })), plain, text);
@@ -119,6 +143,8 @@ test('start candidates from relationship kinds, presence tests, relationship pre
     assert.ok(taken.matchOnce >= 10, `independent MATCH matched once ${taken.matchOnce} times`);
     assert.ok(taken.sqlNarrow >= 20, `one-node conjuncts tested in SQL first ${taken.sqlNarrow} times`);
     assert.ok(taken.columns >= 20, `scans from property columns taken ${taken.columns} times`);
+    assert.ok(taken.streamAggregation >= 20, `matches streamed into a grouping ${taken.streamAggregation} times`);
+    assert.ok(taken.groupsClosedEarly >= 100, `groups finished as their anchor changed: ${taken.groupsClosedEarly}`);
   } finally {
     await t.close();
   }
