@@ -71,12 +71,17 @@ export async function executeQuery(prepared: PreparedQuery, source: GraphSource,
 
 /**
  * How many match rows a single query needs when it is the simplest shape, `MATCH <one pattern part>
- * [WHERE …] RETURN … [SKIP s] LIMIT n` (no OPTIONAL, WITH, DISTINCT, ORDER BY, aggregation, pattern
+ * [WHERE …] RETURN … [SKIP s] LIMIT n` (no OPTIONAL, DISTINCT, ORDER BY, aggregation, pattern
  * predicates; literal SKIP / LIMIT): s + n, as its answer is the first s + n matches. Otherwise null.
+ * Leading `WITH` clauses of constants only (`WITH 180 AS inactive_days`, as Query Library queries open)
+ * make one row and keep the shape; any other WITH does not.
  */
 export function limitPushdown(part: SingleQuery): number | null {
-  if (part.clauses.length !== 2) return null;
-  const [match, ret] = part.clauses;
+  let first = 0;
+  const constants = new Set<string>();
+  while (first < part.clauses.length && constantRow(part.clauses[first], constants)) first++;
+  if (part.clauses.length - first !== 2) return null;
+  const [match, ret] = part.clauses.slice(first);
   if (match.c !== 'match' || match.optional || match.patterns.length !== 1) return null;
   if (ret.c !== 'return') return null;
   const proj = ret.projection;
@@ -86,6 +91,21 @@ export function limitPushdown(part: SingleQuery): number | null {
   const limit = literalOf(proj.limit);
   const count = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= 0;
   return count(skip) && count(limit) ? (skip as number) + (limit as number) : null;
+}
+
+/**
+ * A WITH that turns the one row before it into exactly one row: it reads only the constants of the WITHs
+ * before it (`constants`, updated to its own aliases), with no aggregate, pattern, filter or paging.
+ */
+function constantRow(clause: Clause, constants: Set<string>): boolean {
+  if (clause.c !== 'with' || clause.where) return false;
+  const p = clause.projection;
+  if (p.star || p.distinct || p.orderBy.length > 0 || p.skip || p.limit) return false;
+  const constant = p.items.every((i) => [...freeVariables(i.expr)].every((v) => constants.has(v)) && !hasAggregate(i.expr) && !hasPatternExpr(i.expr));
+  if (!constant) return false;
+  constants.clear();
+  for (const i of p.items) constants.add(i.alias ?? i.text);
+  return true;
 }
 
 function hasPatternExpr(e: Expr): boolean {

@@ -35,6 +35,9 @@ const CONSTRUCTED = [
   'MATCH (n)-[r]->(m) WHERE size(m.name) % 3 = 1 RETURN n.name, m.name SKIP 5 LIMIT 60',
   'MATCH (n)<-[r]-(m)-[s]->(o) WHERE size(o.name) % 2 = 0 AND n <> o AND size(n.name) % 5 = 0 RETURN n, m, o LIMIT 50',
   'MATCH (g:Group)<-[:MemberOf]-(n) WHERE size(n.name) % 2 = 0 RETURN g.name, n.name LIMIT 33',
+  // Constants first (as 'Enabled users inactive for 180 days' opens): still the simple shape.
+  'WITH 3 AS k, 1 AS r MATCH (n:User) WHERE size(n.name) % k = r RETURN n.name, k LIMIT 6',
+  'WITH 2 AS k WITH k * 2 AS m MATCH (g:Group)<-[:MemberOf]-(n) WHERE size(n.name) % m = 0 RETURN g, n SKIP 1 LIMIT 8',
   // shortestPath: rows per start node in breadth-first order of the far ends, WHERE applied as they come.
   'MATCH p = shortestPath((u:User)-[:MemberOf*1..]->(g:Group)) RETURN p LIMIT 5',
   'MATCH p = shortestPath((s)-[*1..]->(t:Group)) WHERE s <> t AND size(s.name) % 2 = 0 RETURN p LIMIT 7',
@@ -101,6 +104,8 @@ test('LIMIT pushdown applies to the simplest shape only', () => {
   const of = (q: string) => limitPushdown(prepareCypher(q).query.parts[0]);
   assert.equal(of('MATCH (n:User) RETURN n SKIP 2 LIMIT 5'), 7);
   assert.equal(of('MATCH p = (a)-[:MemberOf]->(b) WHERE a.enabled RETURN p LIMIT 5'), 5);
+  assert.equal(of('WITH 180 AS days MATCH (n:User) WHERE n.lastlogon < days RETURN n LIMIT 5'), 5);
+  assert.equal(of('WITH 1 AS a WITH a + 1 AS b, datetime().epochseconds AS now MATCH (n) RETURN n, b SKIP 1 LIMIT 5'), 6);
   for (const q of [
     'MATCH (n:User) RETURN n',
     'MATCH (n:User) RETURN n ORDER BY n.name LIMIT 5',
@@ -111,5 +116,10 @@ test('LIMIT pushdown applies to the simplest shape only', () => {
     'MATCH (n:User), (m:Group) RETURN n, m LIMIT 5',
     'MATCH (n:User) WHERE (n)-[:MemberOf]->() RETURN n LIMIT 5',
     'MATCH (n:User) RETURN n LIMIT toInteger(5)',
+    'WITH 1 AS a WHERE a > 0 MATCH (n:User) RETURN n LIMIT 5',
+    'WITH count(*) AS c MATCH (n:User) RETURN n LIMIT 5',
+    'WITH DISTINCT 1 AS a MATCH (n:User) RETURN n LIMIT 5',
+    'UNWIND [1, 2] AS a MATCH (n:User) RETURN n LIMIT 5',
+    'WITH 1 AS a MATCH (n:User) WITH n RETURN n LIMIT 5',
   ]) assert.equal(of(q), null, q);
 });
