@@ -313,32 +313,44 @@ function keptAnswerBytes(text: string, gzip: boolean): Buffer {
 /**
  * availableAnswer's answer when it can be made from what is kept (the answer, or the client's ready view) without a
  * statement or a promise; undefined otherwise (availableAnswer makes it). Its `body()` is undefined when the body needs
- * a read (the answer's ETag stays kept: availableAnswer then finds it).
+ * a read. A new answer is kept once: with its body by `body()`, or without it (a read follows, or the poll is answered
+ * 304) by `keep()`.
  */
 export function keptAvailableAnswer(db: Db, clientId: string, parsed: ParsedQuery, rawQuery: string, keepMb = 16):
-  { etag: string; body: (gzip: boolean) => Buffer | undefined } | undefined {
+  { etag: string; body: (gzip: boolean) => Buffer | undefined; keep: () => void } | undefined {
   const cache = answers.get(db);
   if (keepMb <= 0 || !cache || !db.versions.usable()) return undefined;
   const key = `${clientId} ${rawQuery}`;
   const keep = cache.prepare(key, ANSWER_READS);
   let entry = cache.get(key, ANSWER_READS);
+  let view: ReadyView | undefined;
+  let unkept = false;
   if (!entry) {
-    const view = views.get(db)?.get(clientId, ANSWER_READS);
+    view = views.get(db)?.get(clientId, ANSWER_READS);
     if (!view) return undefined;
     const { dueAt, ...plan } = planFrom(view, parsed, rawQuery);
     entry = { dueAt, plan, body: null };
-    keep(entry, entry.dueAt);
+    unkept = true;
   }
   const found = entry;
+  const keepNow = () => {
+    if (unkept) keep(found, found.dueAt);
+    unkept = false;
+  };
   return {
     etag: found.plan.etag,
+    keep: keepNow,
     body: (gzip) => {
       if (found.body !== null) return markKept(found.body);
-      const view = views.get(db)?.get(clientId, ANSWER_READS);
+      view ??= views.get(db)?.get(clientId, ANSWER_READS);
       const made = view && bodyFromView(db, view, parsed, found.plan);
-      if (made === undefined) return undefined;
+      if (made === undefined) {
+        keepNow(); // availableAnswer finds it
+        return undefined;
+      }
       found.body = keptAnswerBytes(made, gzip);
-      keep(found, found.dueAt); // counted again, with its body
+      unkept = true; // counted again, with its body
+      keepNow();
       return found.body;
     },
   };

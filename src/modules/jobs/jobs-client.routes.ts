@@ -45,6 +45,7 @@ export const jobClientRoutes = [
       if (kept) {
         reply.header('etag', kept.etag).header('cache-control', 'private, no-cache');
         if (matchesIfNoneMatch(request.headers['if-none-match'], kept.etag)) {
+          kept.keep();
           reply.code(304).send();
           return undefined; // answered: not `reply`, which Fastify would send again
         }
