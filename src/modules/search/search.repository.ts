@@ -12,6 +12,7 @@
  */
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Db } from '../../db/create-db.ts';
+import { requestScope } from '../../db/deadline.ts';
 
 export interface SearchRow {
   id: number;
@@ -146,7 +147,8 @@ export async function searchNodes(db: Db, q: string, filter: KindFilter | null, 
   const out: SearchRow[] = [...parts[0], ...parts[1]].sort(byName).concat(parts[2].sort(byRank), parts[3].sort(byRank)).slice(0, need)
     .map((r) => ({ id: r.id, objectid: r.objectid, name: r.name, kind: r.kind, properties: r.properties }));
   if (out.length >= need || [...q].length < MIN_SUBSTRING) return out;
-  const pieces = db.dialect === 'postgres' ? rarePieces(q, await trigramSample(db)) : undefined;
+  const sample = trigramSample(db);
+  const pieces = sample ? rarePieces(q, sample) : undefined;
   const substring = phaseQuery(db, filter, phaseQueries(db, q, pieces)[3][0], need - out.length);
   for (const r of await substring.execute()) out.push({ ...r, id: Number(r.id) });
   return out;
@@ -165,7 +167,8 @@ const SAMPLE_ROWS = 20_000;
 const SAMPLE_AGE_MS = 60_000;
 /** A piece in more than this share of the sampled names is left to strpos (after the rarest). */
 const COMMON = 0.01;
-const samples = new WeakMap<Db, { at: number; key: string | null; sample: Promise<TrigramSample> }>();
+const samples = new WeakMap<Db, { at: number; key: string | null; sample: TrigramSample | null }>();
+const taking = new WeakMap<Db, Promise<TrigramSample>>();
 
 /**
  * The index terms for a substring search: the rarest piece of three ASCII letters / digits of the
@@ -184,11 +187,27 @@ export function rarePieces(q: string, sample: TrigramSample): string[] {
   return ranked.filter((p, i) => i === 0 || (i < 3 && count(p) <= sample.rows * COMMON));
 }
 
-/** The trigram sample of a PostgreSQL database (~20,000 names: TABLESAMPLE SYSTEM), kept while fresh enough. */
-export function trigramSample(db: Db): Promise<TrigramSample> {
+/**
+ * The trigram sample at hand (null until the first is taken; always on SQLite, whose FTS5 table needs none). A missing or stale one (the nodes
+ * changed and it is over SAMPLE_AGE_MS old) is taken in the background, outside the request's
+ * deadline: no search waits for it (0.2–1 s on a cold 1M-node table); meanwhile the index is given
+ * the whole text, as without a sample.
+ */
+export function trigramSample(db: Db): TrigramSample | null {
+  if (db.dialect !== 'postgres') return null;
   const key = db.versions.usable() ? db.versions.snapshot(['nodes']) : null;
   const kept = samples.get(db);
-  if (kept && ((kept.key === key && key !== null) || Date.now() - kept.at < SAMPLE_AGE_MS)) return kept.sample;
+  const fresh = kept && ((kept.key === key && key !== null) || Date.now() - kept.at < SAMPLE_AGE_MS);
+  if (!fresh && !taking.has(db)) requestScope.exit(() => void takeTrigramSample(db).catch(() => {}));
+  return kept?.sample ?? null;
+}
+
+/** Takes a trigram sample (~20,000 names: TABLESAMPLE SYSTEM) and keeps it for trigramSample. */
+export function takeTrigramSample(db: Db): Promise<TrigramSample> {
+  const running = taking.get(db);
+  if (running) return running;
+  const key = db.versions.usable() ? db.versions.snapshot(['nodes']) : null;
+  const at = Date.now();
   const sample = (async () => {
     const { rows: [stats] } = await sql<{ n: number }>`select reltuples::float8 as n from pg_class where oid = 'nodes'::regclass`.execute(db.kysely);
     const total = Number(stats?.n ?? -1);
@@ -203,8 +222,10 @@ export function trigramSample(db: Db): Promise<TrigramSample> {
     }
     return { rows: names.rows.length, counts };
   })();
-  samples.set(db, { at: Date.now(), key, sample });
-  sample.catch(() => samples.delete(db));
+  taking.set(db, sample);
+  // A failed sample is tried again after SAMPLE_AGE_MS (the old one, if any, is used meanwhile).
+  sample.then((s) => samples.set(db, { at, key, sample: s }), () => samples.set(db, { at, key: null, sample: samples.get(db)?.sample ?? null }))
+    .finally(() => taking.delete(db));
   return sample;
 }
 
