@@ -27,3 +27,15 @@ export function keptBytes(text: string): Buffer {
   used = end + ((8 - (end % 8)) % 8); // the next one 8-byte aligned, as Node's pool does
   return slab.subarray(start, end);
 }
+
+/**
+ * head + parts.join(',') + tail as one flat string: the join copies every part once, where a template around the
+ * join would make a rope that is copied again, flattened, when it is written (a copy of the whole answer per request).
+ * `parts` is changed (its first and last elements).
+ */
+export function wrapJoined(head: string, parts: string[], tail: string): string {
+  if (parts.length === 0) return head + tail;
+  parts[0] = head + parts[0];
+  parts[parts.length - 1] += tail;
+  return parts.join(',');
+}

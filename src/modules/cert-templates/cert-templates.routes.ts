@@ -13,6 +13,7 @@ import { ENTITY_TYPES } from '../entities/entities.table.ts';
 import { relatedGraph } from '../entities/entities.service.ts';
 import { keptSortedControllers, sortedControllers } from './controllers.service.ts';
 import { JSON_TYPE } from '../../http/json-body.ts';
+import { wrapJoined } from '../../http/kept-bytes.ts';
 import { VersionedCache } from '../../http/bounded-cache.ts';
 
 type ObjectIdParams = { Params: { object_id: string } };
@@ -96,7 +97,7 @@ function textsOf(rows: ControllerRow[]): string[] {
 /** As JSON.stringify({ count, skip, limit, data: page.map(toEntry) }), from each row's kept text. */
 function controllersPage(rows: ControllerRow[], skip: number, limit: number): string {
   const page = textsOf(rows).slice(skip, limit === 0 ? undefined : skip + limit);
-  return `{"count":${rows.length},"skip":${skip},"limit":${limit},"data":[${page.join(',')}]}`;
+  return wrapJoined(`{"count":${rows.length},"skip":${skip},"limit":${limit},"data":[`, page, ']}');
 }
 
 async function controllersAnswer(request: FastifyRequest<ObjectIdParams>, reply: FastifyReply) {

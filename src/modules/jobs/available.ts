@@ -18,7 +18,7 @@ import type { Database } from '../../db/database.ts';
 import type { Db } from '../../db/create-db.ts';
 import { VersionedCache } from '../../http/bounded-cache.ts';
 import { markKept } from '../../http/compression.ts';
-import { keptBytes } from '../../http/kept-bytes.ts';
+import { keptBytes, wrapJoined } from '../../http/kept-bytes.ts';
 import { nowMicros } from '../../db/time.ts';
 import { prepared } from '../../db/prepared.ts';
 import { applyFilters, applySort, type ParsedQuery } from '../../http/query/index.ts';
@@ -160,7 +160,7 @@ function render(rows: JobWithClient[], wire: Map<number, string> | undefined, h:
     }
     return text;
   });
-  return `{"data":[${parts.join(',')}]}`;
+  return wrapJoined('{"data":[', parts, ']}');
 }
 
 /**
