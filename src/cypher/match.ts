@@ -417,7 +417,10 @@ function relFilter(found: { ids: number[]; starts: number[]; ends: number[] }, c
 /** Label test of a node pattern (no row needed). */
 export function nodeMatchesStatic(pattern: NodePattern, id: number, ctx: ExecContext): boolean {
   if (!ctx.view.has(id)) return false;
-  return pattern.labels === null || labelsMatch(pattern.labels, (l) => ctx.hasLabel(id, l));
+  if (pattern.labels === null) return true;
+  // One label (the common case, tested for every node a walk reaches): no closure.
+  if (pattern.labels.t === 'label') return ctx.hasLabel(id, pattern.labels.name);
+  return labelsMatch(pattern.labels, (l) => ctx.hasLabel(id, l));
 }
 
 /** Property-map test of a node pattern, evaluated in the row. */
