@@ -672,10 +672,26 @@ async function step(part: PatternPart, i: number, side: 'right' | 'left', partia
     for (const x of filtered.partials) kept.push(x);
     ctx.checkRows(kept.length);
   };
+  // One step in one direction: the node's edges as the engine lists them (the order its trail enumeration gives them).
+  const oneStep = r.range === null && hop.direction !== 'both';
   for (let k = 0; k < partials.length; k++) {
     const p = partials[k];
     const start = p.nodes[from]!;
     const already = boundEnd(p);
+    if (oneStep) {
+      for (const edge of ctx.view.edgesOf(start, hop.direction, hop.kinds)) {
+        if (p.used.has(edge.id)) continue;
+        ctx.charge(1);
+        const end = hop.direction === 'outbound' ? edge.end : edge.start;
+        if (already !== undefined && already !== end) continue;
+        if (only !== undefined && !only.has(edge.id)) continue;
+        if (!nodeMatchesStatic(target, end, ctx)) continue;
+        found.push({ p, start, end, edges: [edge] });
+      }
+      if (found.length >= STEP_FLUSH) await flush();
+      if (k % BREATHE_EVERY === BREATHE_EVERY - 1) await ctx.breathe();
+      continue;
+    }
     ctx.view.expand([start], { ...hop, exclude: p.used }, (path) => {
       ctx.charge(Math.max(1, path.edges.length));
       if (already !== undefined && already !== path.end) return;
