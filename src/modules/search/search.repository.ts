@@ -147,11 +147,38 @@ export async function searchNodes(db: Db, q: string, filter: KindFilter | null, 
   const out: SearchRow[] = [...parts[0], ...parts[1]].sort(byName).concat(parts[2].sort(byRank), parts[3].sort(byRank)).slice(0, need)
     .map((r) => ({ id: r.id, objectid: r.objectid, name: r.name, kind: r.kind, properties: r.properties }));
   if (out.length >= need || [...q].length < MIN_SUBSTRING) return out;
-  const sample = trigramSample(db);
-  const pieces = sample ? rarePieces(q, sample) : undefined;
-  const substring = phaseQuery(db, filter, phaseQueries(db, q, pieces)[3][0], need - out.length);
-  for (const r of await substring.execute()) out.push({ ...r, id: Number(r.id) });
+  for (const r of await substringQuery(db, q, filter, need - out.length, trigramSample(db)).execute()) out.push({ ...r, id: Number(r.id) });
   return out;
+}
+
+/** The substring phase (3+ characters): on PostgreSQL steered by the trigram sample when there is one. */
+export function substringQuery(db: Db, q: string, filter: KindFilter | null, limit: number, sample: TrigramSample | null) {
+  const phase = phaseQueries(db, q, sample ? rarePieces(q, sample) : undefined)[3][0];
+  return db.dialect === 'postgres' && sample && fewInside(q, sample) ? fewMatchesQuery(db, filter, phase, limit) : phaseQuery(db, filter, phase, limit);
+}
+
+/** At most this share of the sampled names hold the text after their start: "few" substring matches. */
+const FEW = 0.001;
+
+/** Whether the sample says few names hold the text other than at their start (the substring phase's matches). */
+export function fewInside(q: string, sample: TrigramSample): boolean {
+  const lower = q.toLowerCase();
+  let inside = 0;
+  for (const n of sample.names) if (n.includes(lower, 1) && !n.startsWith(lower)) inside++;
+  return inside <= sample.rows * FEW;
+}
+
+/**
+ * PostgreSQL, substring phase with few matches: every match is found first (the trigram index;
+ * MATERIALIZED keeps the planner from merging the order in), then ordered and cut to the page. The
+ * planner cannot tell that the phase excludes the prefix matches, so it expects thousands of matches
+ * and walks the name index in order until it has the page: with none (`user5@b` on the 1M-node bench
+ * graph) that is the whole index, 0.6-1.5 s.
+ */
+function fewMatchesQuery(db: Db, filter: KindFilter | null, { where }: PhaseQuery, limit: number) {
+  return db.kysely
+    .with((cte) => cte('matches').materialized(), (qb) => qb.selectFrom('nodes').select(['id', 'objectid', 'name', 'kind', 'properties']).where(where).where(kindCondition(filter)))
+    .selectFrom('matches').selectAll().orderBy(POSTGRES.order('name')).orderBy('id').limit(limit);
 }
 
 // ------------------------------------------------------------ PostgreSQL: which pieces the index reads
@@ -160,6 +187,8 @@ export async function searchNodes(db: Db, q: string, filter: KindFilter | null, 
 export interface TrigramSample {
   rows: number;
   counts: Map<string, number>;
+  /** The sampled names, lower-cased. */
+  names: string[];
 }
 
 const SAMPLE_ROWS = 20_000;
@@ -220,7 +249,7 @@ export function takeTrigramSample(db: Db): Promise<TrigramSample> {
       for (let i = 0; i + 3 <= n.length; i++) seen.add(n.slice(i, i + 3));
       for (const p of seen) counts.set(p, (counts.get(p) ?? 0) + 1);
     }
-    return { rows: names.rows.length, counts };
+    return { rows: names.rows.length, counts, names: names.rows.map((r) => r.n) };
   })();
   taking.set(db, sample);
   // A failed sample is tried again after SAMPLE_AGE_MS (the old one, if any, is used meanwhile).

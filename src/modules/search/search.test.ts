@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { sql, type KyselyPlugin } from 'kysely';
 import { createTestApp, createTestDb, DIALECT, errorOf, type TestApp } from '../../test/harness.ts';
 import { upsertNodes } from '../../graph/store.repository.ts';
-import { graphSearchQueries, indexedPhasesQuery, rarePieces, searchNodes, searchPhases, takeTrigramSample, trigramSample } from './search.repository.ts';
+import { fewInside, graphSearchQueries, indexedPhasesQuery, rarePieces, searchNodes, searchPhases, substringQuery, takeTrigramSample, trigramSample } from './search.repository.ts';
 
 let t: TestApp;
 let reader: string;
@@ -93,11 +93,26 @@ test(`search: the substring phase answers the same before the trigram sample is 
 });
 
 test('search on PostgreSQL: the trigram index is given the rarest pieces of the text', () => {
-  const sample = { rows: 1000, counts: new Map([['use', 900], ['ser', 900], ['er5', 40], ['r52', 5], ['523', 9], ['234', 8], ['345', 30]]) };
+  const sample = { rows: 1000, names: [], counts: new Map([['use', 900], ['ser', 900], ['er5', 40], ['r52', 5], ['523', 9], ['234', 8], ['345', 30]]) };
   assert.deepEqual(rarePieces('USER52345', sample), ['r52', '234', '523']);
   assert.deepEqual(rarePieces('user', sample), ['ser'], 'only common pieces: the rarest one');
   assert.deepEqual(rarePieces('Ab@cd', sample), [], 'no piece of three letters or digits: the index is given the whole text');
   assert.deepEqual(rarePieces('xyz%_q', sample), ['xyz']);
+});
+
+test(`search: the substring phase with few matches (found first, then ordered) answers as the ordered one (${DIALECT})`, async () => {
+  const sample = { rows: 3, counts: new Map(), names: ['user1@x', 'superuser1@x', 'xser1'] };
+  assert.equal(fewInside('ser1', sample), false, 'all three hold it after their start');
+  assert.equal(fewInside('user1@x', sample), false, 'one of three holds it inside (superuser1@x)');
+  assert.equal(fewInside('user1@x', { ...sample, rows: 1000 }), true, 'one of a thousand');
+  assert.equal(fewInside('zzz', sample), true);
+  const few = { rows: 1_000_000, counts: new Map(), names: [] }; // says "few" for every text
+  for (const q of ['admin', 'min', 'ADM', 'orp', '0%_s', 'nothing']) {
+    for (const filter of [null, { kinds: ['User'], tagIds: [] }]) {
+      const rows = async (s: typeof few | null) => (await substringQuery(t.db, q, filter, 10, s).execute()).map((r) => r.objectid);
+      assert.deepEqual(await rows(few), await rows(null), `${q} ${JSON.stringify(filter)}`);
+    }
+  }
 });
 
 test('search type filter: kinds at any place, tag kinds, several kinds', async () => {
