@@ -444,6 +444,18 @@ function propsMatch(wanted: Value, actual: Record<string, Value>, e: Expr, ctx: 
 }
 
 /** Evaluates the WHERE conjuncts whose variables are all bound (and need no pattern evaluation). */
+/**
+ * Whether a conjunct may read a relationship's properties: it reads a bound value that is not a node or a
+ * scalar in the sample row (a relationship, a path, a list or map of them), or one that is null or unbound
+ * there (another row may hold a relationship in it).
+ */
+function readsRelationship(c: Expr, row: Row): boolean {
+  return [...freeVariables(c)].some((v) => {
+    const value = row[v];
+    return value === null || value === undefined || (typeof value === 'object' && !(value instanceof NodeRef));
+  });
+}
+
 async function filterReady(partials: Partial[], pending: Expr[], ctx: ExecContext): Promise<{ partials: Partial[]; pending: Expr[] }> {
   if (partials.length === 0 || pending.length === 0) return { partials, pending };
   const bound = new Set(Object.keys(partials[0].row));
@@ -456,8 +468,13 @@ async function filterReady(partials: Partial[], pending: Expr[], ctx: ExecContex
     else rest.push(c);
   }
   if (ready.length === 0) return { partials, pending };
-  // Conjunct by conjunct, in order, on the rows every earlier one kept (as a row's evaluation stops at
-  // its first conjunct that is not true): details are read only for rows still in question.
+  // Conjunct by conjunct, on the rows every earlier one kept (as a row's evaluation stops at its first
+  // conjunct that is not true): details are read only for rows still in question. Those that read no
+  // relationship go first (AND is commutative): relationship properties are read for fewer rows, or none
+  // (`a.domainsid <> b.domainsid AND r.isacl` over every edge: only the cross-domain edges' properties).
+  const sample = partials[0].row;
+  const relationshipReaders = new Set(ready.filter((c) => readsRelationship(c, sample)));
+  ready.sort((x, y) => Number(relationshipReaders.has(x)) - Number(relationshipReaders.has(y)));
   let kept = partials;
   for (const c of ready) {
     if (kept.length === 0) break;
@@ -472,7 +489,7 @@ async function filterReady(partials: Partial[], pending: Expr[], ctx: ExecContex
     undecided = await narrowInSql(undecided, c, ctx);
     if (undecided.length > 0 && readsDetails([c])) {
       await ctx.ensureRows(undecided.map((p) => p.row), variablesOf([c]));
-      if (ctx.wantEdgeProps) await ctx.ensureEdgeProps(undecided.flatMap((p) => p.segs.flatMap((s) => s?.rels.map((r) => r.id) ?? [])));
+      if (ctx.wantEdgeProps && relationshipReaders.has(c)) await ctx.ensureEdgeProps(undecided.flatMap((p) => p.segs.flatMap((s) => s?.rels.map((r) => r.id) ?? [])));
     }
     const accepted = undecided.filter((p) => truth(evaluate(c, p.row, ctx), c, ctx) === true);
     if (passed === null) kept = accepted;
