@@ -48,7 +48,7 @@ export async function shortestPaths(part: PatternPart, anchor: number, partials:
     const deepening = early !== undefined && !single && goals === undefined && hop.maxDepth > 1;
     let depth = deepening ? 1 : hop.maxDepth;
     let done = 0;
-    let { reached, parents } = single ? between(start, goals![0], hop, all, ctx) : levels(start, { ...hop, maxDepth: depth }, all, goals, ctx);
+    let { reached, parents, work } = single ? between(start, goals![0], hop, all, ctx) : levels(start, { ...hop, maxDepth: depth }, all, goals, ctx);
     if (farPattern.props) await ctx.ensureRows([p.row]);
     for (;;) {
       const ends = min === 0 ? [start, ...reached] : reached;
@@ -60,7 +60,9 @@ export async function shortestPaths(part: PatternPart, anchor: number, partials:
       if (depth >= hop.maxDepth) break;
       const before = reached.length;
       depth = Math.min(hop.maxDepth, depth * 2);
-      ({ reached, parents } = levels(start, { ...hop, maxDepth: depth }, all, goals, ctx));
+      // A deeper search repeats the shallower one's work: only the levels it adds count against the cost guard.
+      const charged = work;
+      ({ reached, parents, work } = levels(start, { ...hop, maxDepth: depth }, all, goals, ctx, charged));
       // Nothing new at the deeper levels: the search was already complete.
       if (reached.length === before) break;
     }
@@ -101,14 +103,14 @@ export async function shortestPaths(part: PatternPart, anchor: number, partials:
 type Hop = { direction: 'outbound' | 'inbound' | 'both'; kinds?: string[]; maxDepth: number };
 
 /** Breadth-first levels from `start` (until every goal is reached, when there are goals). */
-function levels(start: number, hop: Hop, all: boolean, goals: number[] | undefined, ctx: ExecContext): { reached: number[]; parents: Parents } {
+function levels(start: number, hop: Hop, all: boolean, goals: number[] | undefined, ctx: ExecContext, charged = 0): { reached: number[]; parents: Parents; work: number } {
   const tree = ctx.view.shortestTree(start, hop, all, goals);
-  ctx.charge(tree.work);
-  return { reached: tree.reached, parents: tree.parents };
+  ctx.charge(Math.max(0, tree.work - charged));
+  return { reached: tree.reached, parents: tree.parents, work: tree.work };
 }
 
 /** The edges of every shortest path from `start` to `goal` in walk order (the first edge into each node only, unless all). */
-function between(start: number, goal: number, hop: Hop, all: boolean, ctx: ExecContext): { reached: number[]; parents: Parents } {
+function between(start: number, goal: number, hop: Hop, all: boolean, ctx: ExecContext): { reached: number[]; parents: Parents; work: number } {
   const outbound = hop.direction === 'outbound';
   const found = outbound ? ctx.view.shortestPaths([start], [goal], hop.kinds, hop.maxDepth) : ctx.view.shortestPaths([goal], [start], hop.kinds, hop.maxDepth);
   ctx.charge(1 + (found?.edges.length ?? 0));
@@ -119,7 +121,7 @@ function between(start: number, goal: number, hop: Hop, all: boolean, ctx: ExecC
     if (!list) into.set(to, [{ from, edge }]);
     else if (all) list.push({ from, edge });
   }
-  return { reached: found && found.length > 0 ? [goal] : [], parents: (id) => into.get(id) ?? [] };
+  return { reached: found && found.length > 0 ? [goal] : [], parents: (id) => into.get(id) ?? [], work: 1 + (found?.edges.length ?? 0) };
 }
 
 type Parents = (id: number) => Array<{ from: number; edge: Edge }>;
