@@ -102,6 +102,20 @@ async function startApp(url: string): Promise<{ child: ChildProcess; base: strin
   throw new Error('the server did not start');
 }
 
+/**
+ * Waits until the server is idle: once it listens, `scent serve` loads the graph and builds the response
+ * serializers in the background (seconds at large scale), which the first case would otherwise share the CPU with.
+ */
+async function settle(pid: number): Promise<void> {
+  const started = performance.now();
+  for (let quiet = 0; quiet < 2 && performance.now() - started < 120_000;) {
+    const before = cpuSeconds(pid);
+    await new Promise((r) => setTimeout(r, 250));
+    quiet = cpuSeconds(pid) - before < 0.02 ? quiet + 1 : 0;
+  }
+  log(`server idle ${((performance.now() - started) / 1000).toFixed(1)} s after it listened (graph preload, serializers)`);
+}
+
 async function startReplay(dir: string): Promise<{ child: ChildProcess; base: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/replay.ts'), dir], { stdio: ['ignore', 'pipe', 'inherit'] });
   for await (const line of createInterface({ input: child.stdout! })) {
@@ -395,6 +409,7 @@ async function endpoints(m: Manifest, results: Results, o: { want: (n: string) =
 
   const app = await startApp(m.url);
   const pid = app.child.pid!;
+  await settle(pid);
   const replayDir = join(DATA_DIR, `replay-${m.database}-${m.scale}`);
   rmSync(replayDir, { recursive: true, force: true });
   mkdirSync(replayDir, { recursive: true });
