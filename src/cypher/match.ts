@@ -91,13 +91,14 @@ async function matchPart(given: PatternPart, inputs: Array<{ row: Row; used: Set
   // The relationships used so far matter to the steps after (relationship uniqueness): not after the MATCH's last step.
   const lastStep = anchor.index > 0 ? 0 : part.rels.length - 1;
   const keepUsed = (i: number) => !lastPart || i !== lastStep;
-  const extend = async () => {
+  // `enough`: the rows wanted (LIMIT pushdown); the last step stops once it has kept them, even within one node's edges.
+  const extend = async (enough?: number) => {
     for (let i = anchor.index; i < part.rels.length && partials.length > 0; i++) {
-      ({ partials, pending } = await step(part, i, 'right', partials, pending, ctx, allowed.get(i), keepUsed(i)));
+      ({ partials, pending } = await step(part, i, 'right', partials, pending, ctx, allowed.get(i), keepUsed(i), i === lastStep ? enough : undefined));
       await applyReady();
     }
     for (let i = anchor.index - 1; i >= 0 && partials.length > 0; i--) {
-      ({ partials, pending } = await step(part, i, 'left', partials, pending, ctx, allowed.get(i), keepUsed(i)));
+      ({ partials, pending } = await step(part, i, 'left', partials, pending, ctx, allowed.get(i), keepUsed(i), i === lastStep ? enough : undefined));
       await applyReady();
     }
   };
@@ -128,7 +129,7 @@ async function matchPart(given: PatternPart, inputs: Array<{ row: Row; used: Set
       for (let at = 0; at < chunk.length && out.length < stopAfter; at += size, size = Math.min(STOP_CHUNK, 2 * size)) {
         partials = chunk.slice(at, at + size);
         pending = before;
-        await extend();
+        await extend(stopAfter - out.length);
         // Every chunk with matches binds the same variables, so leaves the same conjuncts pending.
         if (partials.length > 0) after = pending;
         for (const p of partials) out.push(p);
@@ -627,7 +628,7 @@ const STEP_FLUSH = 20_000;
  * they come, so intermediate rows that WHERE rejects never pile up; `allowed`: the only relationships
  * a one-step pattern may take (a superset from a pushed-down relationship predicate), if any.
  */
-async function step(part: PatternPart, i: number, side: 'right' | 'left', partials: Partial[], where: Expr[], ctx: ExecContext, allowed?: ReadonlySet<number>, keepUsed = true): Promise<{ partials: Partial[]; pending: Expr[] }> {
+async function step(part: PatternPart, i: number, side: 'right' | 'left', partials: Partial[], where: Expr[], ctx: ExecContext, allowed?: ReadonlySet<number>, keepUsed = true, enough?: number): Promise<{ partials: Partial[]; pending: Expr[] }> {
   const r = part.rels[i];
   const from = side === 'right' ? i : i + 1;
   const to = side === 'right' ? i + 1 : i;
@@ -691,7 +692,9 @@ async function step(part: PatternPart, i: number, side: 'right' | 'left', partia
   };
   // One step in one direction: the node's edges as the engine lists them (the order its trail enumeration gives them).
   const oneStep = r.range === null && hop.direction !== 'both';
-  for (let k = 0; k < partials.length; k++) {
+  // With `enough` (the last step of a LIMIT pushdown): kept rows are final, in order; stop once there are enough.
+  const done = () => enough !== undefined && kept.length >= enough;
+  for (let k = 0; k < partials.length && !done(); k++) {
     const p = partials[k];
     const start = p.nodes[from]!;
     const already = boundEnd(p);
@@ -704,6 +707,10 @@ async function step(part: PatternPart, i: number, side: 'right' | 'left', partia
         if (only !== undefined && !only.has(edge.id)) continue;
         if (!nodeMatchesStatic(target, end, ctx)) continue;
         found.push({ p, start, end, edges: [edge] });
+        if (enough !== undefined && found.length >= STEP_FLUSH) {
+          await flush();
+          if (done()) break;
+        }
       }
       if (found.length >= STEP_FLUSH) await flush();
       if (k % BREATHE_EVERY === BREATHE_EVERY - 1) await ctx.breathe();

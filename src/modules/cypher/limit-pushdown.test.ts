@@ -18,6 +18,7 @@ import { FIXTURES } from '../../test/fixture-path.ts';
 import { ingestFiles } from '../../graph/ingest/ingest.service.ts';
 import { createTestApp } from '../../test/harness.ts';
 import { analyzeGraph } from '../data-quality/analysis.service.ts';
+import { upsertEdges, upsertNodes } from '../../graph/store.repository.ts';
 
 const CONSTRUCTED = [
   'MATCH (n:User) RETURN n LIMIT 5',
@@ -124,4 +125,22 @@ test('LIMIT pushdown applies to the simplest shape only', () => {
     'UNWIND [1, 2] AS a MATCH (n:User) RETURN n LIMIT 5',
     'WITH 1 AS a MATCH (n:User) WITH n RETURN n LIMIT 5',
   ]) assert.equal(of(q), null, q);
+});
+
+test('LIMIT pushdown stops within one node\'s relationships: a node with more of them than the row bound still answers', async () => {
+  const t = await createTestApp();
+  try {
+    // One unresolved SID holding an ACE on 30,000 objects, as a domain-wide principal's inherited ACEs do.
+    const u = (objectid: string, kind = 'User') => ({ objectid, kinds: [kind, 'Base'], name: objectid, properties: { name: objectid, objectid } });
+    await upsertNodes(t.db.kysely, [u('S-1-5-21-1-519', 'Group'), ...Array.from({ length: 30_000 }, (_, i) => u(`OBJ-${i}`))]);
+    await upsertEdges(t.db.kysely, Array.from({ length: 30_000 }, (_, i) => ({ start: { objectid: 'S-1-5-21-1-519' }, end: { objectid: `OBJ-${i}` }, kind: 'GenericAll', properties: { isacl: true } })));
+    const text = 'MATCH p=(n:Base)-[r]->(:Base) WHERE r.isacl AND n.name CONTAINS "S-1-5-21-" RETURN p LIMIT 5';
+    const limits: Limits = { maxRows: 25_000, maxCost: 20_000_000 };
+    const rows = await executeQuery(prepareCypher(text), new GraphSource(t.db), limits);
+    assert.equal(rows.rows.length, 5);
+    // Matching everything passes the bound: the early stop is what answers.
+    await assert.rejects(executeQuery(prepareCypher(text), new GraphSource(t.db), limits, { limitPushdown: false }), /too large/);
+  } finally {
+    await t.close();
+  }
 });
