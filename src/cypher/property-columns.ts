@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../db/create-db.ts';
 import type { GraphView } from '../graph/engine/index.ts';
 import type { Pushdown } from './graph-source.ts';
+import { positionIn } from '../graph/engine/snapshot.ts';
 
 /**
  * Property columns for node scans: the value of one property key for every node that has it, read
@@ -168,22 +169,8 @@ export async function objectidTails(db: Db): Promise<{ ids: Float64Array; hashes
 
 /** The hash of a node's objectid tail (objectidTails) at an id; undefined when the node is not there. */
 export function tailAt(tails: { ids: Float64Array; hashes: Uint16Array }, id: number): number | undefined {
-  const at = positionOf(tails.ids, id);
+  const at = positionIn(tails.ids, id);
   return at < 0 ? undefined : tails.hashes[at];
-}
-
-/** Where an id stands in ascending ids (binary search), -1 when it is not there. */
-function positionOf(ids: Float64Array, id: number): number {
-  let lo = 0;
-  let hi = ids.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    const v = ids[mid];
-    if (v === id) return mid;
-    if (v < id) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return -1;
 }
 
 /** Nodes read per statement by the whole-table passes (between pages, other requests run). */
@@ -230,7 +217,7 @@ async function readColumn(db: Db, key: string): Promise<Column | 'large'> {
 
 /** The value of a column at a node id (undefined when the node lacks the key). */
 export function valueAt(column: Column, id: number): unknown {
-  const at = positionOf(column.ids, id);
+  const at = positionIn(column.ids, id);
   return at < 0 ? undefined : column.values[at];
 }
 

@@ -70,17 +70,7 @@ export class GraphSnapshot {
   /** Position of a node id, or -1. */
   position(id: number): number {
     if (this.direct) return id >= 0 && id < this.direct.length ? this.direct[id] : -1;
-    let lo = 0;
-    let hi = this.nodeCount - 1;
-    const ids = this.nodeIds;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const v = ids[mid];
-      if (v === id) return mid;
-      if (v < id) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return -1;
+    return positionIn(this.nodeIds, id, this.nodeCount);
   }
 
   /** Kind ids of the node at a position, primary first. */
@@ -297,4 +287,18 @@ export class SnapshotBuilder {
       m, outStart, edgeSrc, edgeDst, edgeKind, edgeIds, inStart, inSrc, inKind, inEdge, slotOf,
     );
   }
+}
+
+/** Where an id stands among the first `length` of ascending ids (binary search), -1 when it is not there. */
+export function positionIn(ids: ArrayLike<number>, id: number, length = ids.length): number {
+  let lo = 0;
+  let hi = length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const v = ids[mid];
+    if (v === id) return mid;
+    if (v < id) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
 }
