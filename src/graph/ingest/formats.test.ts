@@ -7,7 +7,7 @@ import { createTestDb, DIALECT, type TestDb } from '../../test/harness.ts';
 import { findNodeByObjectId, toNode } from '../store.repository.ts';
 import { ingestFiles } from './ingest.service.ts';
 import { JsonStreamScanner } from './json-stream.ts';
-import { makeZip } from './test-zip.ts';
+import { makeZip } from '../../test/zip.ts';
 import { readdirSync } from 'node:fs';
 import { sql } from 'kysely';
 import { createTestDb as freshDb } from '../../test/harness.ts';

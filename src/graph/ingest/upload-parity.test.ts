@@ -15,7 +15,7 @@ import { cliDatabase, scent } from '../../test/cli.ts';
 import { createTestApp, DIALECT } from '../../test/harness.ts';
 import { assertGraphParity, exportGraph } from '../parity.test-helpers.ts';
 import { GRAPHIFY } from '../../test/fixture-path.ts';
-import { makeZip } from './test-zip.ts';
+import { makeZip } from '../../test/zip.ts';
 
 for (const set of ['v6-sessions', 'v6-adcs']) {
   test(`upload flow = scent import on ${DIALECT}: ${set}`, async () => {

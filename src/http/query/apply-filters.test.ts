@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { toRfc3339 } from '../../db/time.ts';
 import { applyFilters, parseQuery } from './index.ts';
-import { Q } from './test-fixtures.ts';
-import { BASE, DIALECT, openTestDb, seed, U1, U3, type TestDb } from './test-db.ts';
-import { matchingIds } from './test-db.ts';
+import { Q } from '../../test/query-fixtures.ts';
+import { BASE, DIALECT, openTestDb, seed, U1, U3, type TestDb } from '../../test/query-db.ts';
+import { matchingIds } from '../../test/query-db.ts';
 
 let t: TestDb;
 before(async () => {

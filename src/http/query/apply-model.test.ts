@@ -9,9 +9,9 @@ import { sql } from 'kysely';
 import { toRfc3339 } from '../../db/time.ts';
 import { ApiError, Messages } from '../errors.ts';
 import { parseQuery } from './index.ts';
-import { Q, throws400 } from './test-fixtures.ts';
-import { BASE, DIALECT, openTestDb, ROWS, seed, type Row, type TestDb } from './test-db.ts';
-import { matchingIds } from './test-db.ts';
+import { Q, throws400 } from '../../test/query-fixtures.ts';
+import { BASE, DIALECT, openTestDb, ROWS, seed, type Row, type TestDb } from '../../test/query-db.ts';
+import { matchingIds } from '../../test/query-db.ts';
 
 let t: TestDb;
 before(async () => {

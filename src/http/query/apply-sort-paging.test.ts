@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { applyFilters, applyPaging, applySort, defineQuery, parseQuery, type CompiledQuery } from './index.ts';
-import { Q } from './test-fixtures.ts';
-import { DIALECT, openTestDb, seed, type TestDb } from './test-db.ts';
+import { Q } from '../../test/query-fixtures.ts';
+import { DIALECT, openTestDb, seed, type TestDb } from '../../test/query-db.ts';
 
 let t: TestDb;
 before(async () => {

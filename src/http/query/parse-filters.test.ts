@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ApiError, Messages } from '../errors.ts';
 import { parseQuery, type FilterValue, type Predicate } from './index.ts';
-import { Q, throws400 } from './test-fixtures.ts';
+import { Q, throws400 } from '../../test/query-fixtures.ts';
 
 const one = (name: string, value: string | string[]) => parseQuery(Q, { [name]: value }).filters;
 const single = (name: string, value: string) => {

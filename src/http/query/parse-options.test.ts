@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Messages } from '../errors.ts';
 import { defineQuery, parseQuery, querystringSchema, type QueryDeclaration } from './index.ts';
-import { Q, throws400 } from './test-fixtures.ts';
+import { Q, throws400 } from '../../test/query-fixtures.ts';
 
 const sortOf = (sort_by: string | string[]) =>
   parseQuery(Q, { sort_by }).sort.map((s) => `${s.descending ? '-' : ''}${s.name}=${s.column}`);

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { toRfc3339 } from '../../db/time.ts';
 import { ApiError, Messages } from '../errors.ts';
 import { KIND_PREDICATES, parseQuery, type CompiledFilter, type Predicate } from './index.ts';
-import { Q } from './test-fixtures.ts';
+import { Q } from '../../test/query-fixtures.ts';
 
 const RUNS = { numRuns: 2000 };
 const keys = ['sort_by', 'skip', 'limit', ...Q.filters.keys(), ...Q.params.keys()];

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createTestApp, DIALECT, errorOf, type TestApp } from '../../test/harness.ts';
 import { FIXTURES } from '../../test/fixture-path.ts';
-import { makeZip } from '../../graph/ingest/test-zip.ts';
+import { makeZip } from '../../test/zip.ts';
 import { findNodeByObjectId } from '../../graph/store.repository.ts';
 import { claimJob, runIngestOnce } from './ingest.worker.ts';
 

@@ -5,9 +5,9 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
-import { createDb, type Db, type DialectName } from '../../db/create-db.ts';
-import { applyFilters, applyPaging, applySort, parseQuery } from './index.ts';
-import { Q } from './test-fixtures.ts';
+import { createDb, type Db, type DialectName } from '../db/create-db.ts';
+import { applyFilters, applyPaging, applySort, parseQuery } from '../http/query/index.ts';
+import { Q } from './query-fixtures.ts';
 
 const PG_URL = 'postgres://postgres@127.0.0.1:5432/test';
 

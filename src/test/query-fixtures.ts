@@ -1,7 +1,7 @@
 /** Shared declaration and assertions for the query-engine tests. */
 import assert from 'node:assert/strict';
-import { ApiError } from '../errors.ts';
-import { defineQuery } from './index.ts';
+import { ApiError } from '../http/errors.ts';
+import { defineQuery } from '../http/query/index.ts';
 
 export const STATUS = { Ready: 0, Running: 1, Complete: 2, Canceled: 3, 'Partially Complete': 4 };
 
