@@ -7,7 +7,7 @@ import { createTestDb, DIALECT, type TestDb } from '../../test/harness.ts';
 import { findNodeByObjectId, toNode } from '../store.repository.ts';
 import { ingestFiles } from './ingest.service.ts';
 import { JsonStreamScanner } from './json-stream.ts';
-import { makeZip } from '../../test/zip.ts';
+import { zipFiles } from '../../http/zip.ts';
 import { readdirSync } from 'node:fs';
 import { sql } from 'kysely';
 import { createTestDb as freshDb } from '../../test/harness.ts';
@@ -114,7 +114,7 @@ test(`ingest on ${DIALECT}: ids of a failed file are forgotten by the files afte
 });
 
 test(`ingest on ${DIALECT}: a zip of files, one transaction each`, async () => {
-  const zip = makeZip([
+  const zip = zipFiles([
     { name: 'x_groups.json', data: JSON.stringify({ meta: { type: 'groups' }, data: [{ ObjectIdentifier: 'S-1-5-21-9-3000', Properties: { name: 'G@X' }, Members: [{ ObjectIdentifier: 'S-1-5-21-9-3001', ObjectType: 'User' }], Aces: [] }] }) },
     { name: 'bad.json', data: '{"meta":{"type":"nonsense"},"data":[]}' },
   ]);

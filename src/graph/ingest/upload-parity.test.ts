@@ -15,7 +15,7 @@ import { cliDatabase, scent } from '../../test/cli.ts';
 import { createTestApp, DIALECT } from '../../test/harness.ts';
 import { assertGraphParity, exportGraph } from '../parity.test-helpers.ts';
 import { GRAPHIFY } from '../../test/fixture-path.ts';
-import { makeZip } from '../../test/zip.ts';
+import { zipFiles } from '../../http/zip.ts';
 
 for (const set of ['v6-sessions', 'v6-adcs']) {
   test(`upload flow = scent import on ${DIALECT}: ${set}`, async () => {
@@ -44,7 +44,7 @@ for (const set of ['v6-sessions', 'v6-adcs']) {
       const plain = files.filter((f) => !zipped.includes(f));
       const read = (f: string) => readFileSync(paths.find((p) => p.endsWith(`/${f}`))!);
       for (const f of plain) assert.equal((await post(`/api/v2/file-upload/${job.id}`, read(f), 'application/json', f)).statusCode, 202);
-      const zip = makeZip(zipped.map((f) => ({ name: f, data: read(f) })));
+      const zip = zipFiles(zipped.map((f) => ({ name: f, data: read(f) })));
       assert.equal((await post(`/api/v2/file-upload/${job.id}`, zip, 'application/zip', 'part.zip')).statusCode, 202);
       assert.equal((await post(`/api/v2/file-upload/${job.id}/end`)).statusCode, 200);
       assert.equal(await runIngestOnce(t.db), job.id);

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createTestApp, DIALECT, errorOf, type TestApp } from '../../test/harness.ts';
 import { FIXTURES } from '../../test/fixture-path.ts';
-import { makeZip } from '../../test/zip.ts';
+import { zipFiles } from '../../http/zip.ts';
 import { findNodeByObjectId } from '../../graph/store.repository.ts';
 import { claimJob, runIngestOnce } from './ingest.worker.ts';
 
@@ -37,7 +37,7 @@ test(`file upload on ${DIALECT}: start, upload JSON and zip, end, ingest; per-fi
   const running = (await t.request({ method: 'GET', url: '/api/v2/file-upload', token: admin, query: { id: String(job.id) } })).json().data[0];
   assert.deepEqual([running.status, running.total_files], [1, 1]);
   assert.notEqual(running.last_ingest, '0001-01-01T00:00:00Z');
-  const zip = makeZip([
+  const zip = zipFiles([
     { name: 'groups.json', data: readFileSync(FIXTURES + 'groups.json') },
     { name: 'domains.json', data: readFileSync(FIXTURES + 'domains.json') }, // data quality counts the nodes of collected domains
     { name: 'broken_computers.json', data: '{"meta":{"type":"computers"},"data":[{"ObjectIdentifier":"S-1-5-21-1-1000"' },

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { createTestApp, errorOf, type TestApp } from '../../test/harness.ts';
 import { axiosErrorOf } from '../../test/http-client.ts';
-import { parseQueryZip, zipFiles } from './transfer.ts';
+import { parseQueryZip } from './transfer.ts';
+import { zipFiles } from '../../http/zip.ts';
 
 let t: TestApp;
 let alice: { token: string; userId: string };

@@ -8,7 +8,8 @@ import { route } from '../../http/route.ts';
 import { audited } from '../../audit/audit.ts';
 import { DuplicateName, insertQueries, visibleQueries, type Scope } from './saved-queries.repository.ts';
 import { callerId, DUPLICATE, queryId, SCOPES, visibleQuery } from './saved-queries.routes.ts';
-import { parseQueryJson, parseQueryZip, queryFile, queryFileName, TransferError, uniqueNames, zipFiles, type TransferableQuery } from './transfer.ts';
+import { parseQueryJson, parseQueryZip, queryFile, queryFileName, TransferError, uniqueNames, type TransferableQuery } from './transfer.ts';
+import { zipFiles } from '../../http/zip.ts';
 
 const exportQuery = defineQuery({ params: { scope: { type: 'string', description: 'owned, shared, public or all (required)' } } });
 
