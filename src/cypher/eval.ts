@@ -1,6 +1,6 @@
 import type { Expr, LabelExpr } from './ast.ts';
 import { NEEDS_DETAILS, type ExecContext } from './context.ts';
-import { tailAt, tailHash, valueAt } from './property-columns.ts';
+import { tailAt, tailHash, valueAtPosition } from './property-columns.ts';
 import { callFunction } from './eval-functions.ts';
 import { compare, DateTimeValue, equals, isMap, NodeRef, PathValue, RelRef, type Row, type Value } from './values.ts';
 
@@ -183,7 +183,7 @@ export function labelsMatch(l: LabelExpr, has: (label: string) => boolean): bool
   }
 }
 
-function compareOp(op: string, a: Value, b: Value): boolean | null {
+export function compareOp(op: string, a: Value, b: Value): boolean | null {
   if (op === '=') return equals(a, b);
   if (op === '<>') {
     const eq = equals(a, b);
@@ -199,12 +199,12 @@ function compareOp(op: string, a: Value, b: Value): boolean | null {
   }
 }
 
-function property(target: Value, key: string, e: Expr, ctx: ExecContext): Value {
+export function property(target: Value, key: string, e: Expr, ctx: ExecContext): Value {
   if (target === null) return null;
   if (target instanceof NodeRef) {
     if (ctx.probing && !ctx.nodes.has(target.id)) {
       const column = ctx.probeColumns.get(key);
-      if (column !== undefined) return (valueAt(column, target.id) as Value | undefined) ?? null;
+      if (column !== undefined) return (valueAtPosition(column, ctx.view.graph, target.id) as Value | undefined) ?? null;
     }
     return (ctx.node(target.id).properties[key] as Value) ?? null;
   }
@@ -334,7 +334,7 @@ export function tailsWanted(e: Expr): Uint8Array | null {
  * While probing: false for an objectid suffix test (tailsWanted) on a node not read whose objectid
  * tail hashes otherwise (its objectid cannot end so: the same column the scans narrow by); else undefined.
  */
-function byObjectidTail(e: Expr, row: Row, ctx: ExecContext): boolean | undefined {
+export function byObjectidTail(e: Expr, row: Row, ctx: ExecContext): boolean | undefined {
   const wanted = tailsWanted(e);
   if (wanted === null || e.t !== 'strop' || e.left.t !== 'prop' || e.left.target.t !== 'var') return undefined;
   const node = row[e.left.target.name];
@@ -370,7 +370,7 @@ export function regexFor(pattern: string, e: Expr, ctx: ExecContext): RegExp {
   return re;
 }
 
-function stringOp(op: string, a: Value, b: Value, e: Expr, ctx: ExecContext): Value {
+export function stringOp(op: string, a: Value, b: Value, e: Expr, ctx: ExecContext): Value {
   if (op === 'IN') {
     if (b === null) return null;
     if (!Array.isArray(b)) return ctx.fail(e.at, `type mismatch: IN needs a list, got ${typeName(b)}`);

@@ -27,6 +27,10 @@ export interface ExecuteOptions {
   edgePushdown?: boolean;
   /** A MATCH reading nothing of the incoming rows matched once for all of them (independent); on unless a test compares. */
   matchOnce?: boolean;
+  /** A step's matches tested by the conjuncts kept columns decide before rows are made of them (match.ts prefilterOf); on unless a test compares. */
+  prefilter?: boolean;
+  /** Rows from which the probe reads wide columns (property-columns.ts wideColumns); a test sets 1. */
+  wideAt?: number;
   /** A MATCH's matches streamed into the grouping of the aggregating WITH / RETURN after it (groupsMatches); on unless a test compares. */
   streamAggregation?: boolean;
   /** Rows of unread nodes past which a one-node conjunct is first tested in SQL (match.ts narrowInSql; Infinity: never); 5,000 unless a test compares. */
@@ -42,6 +46,8 @@ export async function executeQuery(prepared: PreparedQuery, source: GraphSource,
   ctx.plan.matchOnce = options.matchOnce !== false;
   if (options.sqlNarrowAt !== undefined) ctx.plan.sqlNarrowAt = options.sqlNarrowAt;
   ctx.plan.streamAggregation = options.streamAggregation !== false;
+  ctx.plan.prefilter = options.prefilter !== false;
+  if (options.wideAt !== undefined) ctx.plan.wideAt = options.wideAt;
   const nodeVars = new Set<string>();
   visitQuery(prepared, () => {}, (p) => {
     for (const n of p.nodes) if (n.variable) nodeVars.add(n.variable);

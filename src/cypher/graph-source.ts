@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../db/create-db.ts';
 import { graphEngine, type GraphView } from '../graph/engine/index.ts';
-import { cacheableKey, column, keysOf, objectidSuffixes, objectidsEndingIn, objectidTails, passes, type Column } from './property-columns.ts';
+import { cacheableKey, column, keysOf, objectidSuffixes, objectidsEndingIn, objectidTails, passes, wideColumns, type Column } from './property-columns.ts';
 
 /**
  * What the Cypher executor reads from the graph: structure (kinds, tags, neighbours by kind and
@@ -53,11 +53,15 @@ const RARE = 1_000;
 export class GraphSource {
   private viewPromise: Promise<GraphView> | null = null;
   /** Scans answered from kept property columns / objectid suffixes (tests check the path is taken). */
-  readonly stats = { columnScans: 0 };
+  readonly stats = { columnScans: 0, wideReads: 0, wideScans: 0 };
   private readonly kindCounts = new Map<string | null, number>();
 
-  /** `columns`: answer scans from kept property columns (property-columns.ts); on unless a test compares. */
-  constructor(readonly db: Db, private readonly options: { columns?: boolean } = {}) {}
+  /**
+   * `columns`: answer scans from kept property columns (property-columns.ts); on unless a test compares.
+   * `wideScansFrom`: scans over more candidates than this (SMALL_SCAN; Infinity: none) test the keys many
+   * nodes hold in their wide columns; a test sets 0, and `keptColumns: false` to read every key as a wide column.
+   */
+  constructor(readonly db: Db, private readonly options: { columns?: boolean; keptColumns?: boolean; wideScansFrom?: number } = {}) {}
 
   /** The engine's view this query reads (taken once: one consistent graph for the whole query). */
   view(): Promise<GraphView> {
@@ -70,9 +74,20 @@ export class GraphSource {
    * null when the key is held by too many nodes to keep, or columns are off.
    */
   async keptColumn(key: string): Promise<Column | null> {
-    if (this.options.columns === false || !cacheableKey(key)) return null;
+    if (this.options.columns === false || this.options.keptColumns === false || !cacheableKey(key)) return null;
     const c = await column(this.db, key);
     return c === null || c === 'large' ? null : c;
+  }
+
+  /**
+   * The columns of these keys, kept ones as they are and the others read as wide columns (every node
+   * holding the key, in one pass over `nodes` for all of them: property-columns.ts wideColumns); null when
+   * columns are off or one of the keys cannot be held.
+   */
+  async wideColumns(keys: readonly string[]): Promise<Map<string, Column> | null> {
+    if (this.options.columns === false) return null;
+    this.stats.wideReads += keys.length;
+    return wideColumns(this.db, keys);
   }
 
   /** Every node's objectid tail hash (property-columns.ts objectidTails); null when columns are off or cannot be kept. */
@@ -123,6 +138,7 @@ export class GraphSource {
     const columns = new Map<string, Column>();
     const known = async (key: string) => {
       if (columns.has(key)) return true;
+      if (this.options.keptColumns === false) return false;
       const c = await column(this.db, key);
       if (c === null || c === 'large') return false;
       columns.set(key, c);
@@ -145,6 +161,18 @@ export class GraphSource {
       if (!(await known(p.key))) continue;
       const c = columns.get(p.key)!;
       if (driver === null || c.ids.length < driver.length) driver = c.ids;
+    }
+    // Keys more nodes hold than a kept column may (`enabled`, `lastlogon`): over many candidates, their wide
+    // columns (read in one pass for all, then kept for the version) test them in memory instead of SQL.
+    const candidateCount = driver?.length ?? byKind?.length ?? view.nodeCount;
+    if (candidateCount > (this.options.wideScansFrom ?? SMALL_SCAN) && (driver === null || driver.length > RARE)) {
+      const large: string[] = [];
+      for (const p of spec.predicates) for (const k of keysOf(p) ?? []) if (!large.includes(k) && !(await known(k))) large.push(k);
+      const wide = large.length > 0 ? await wideColumns(this.db, large) : null;
+      if (wide !== null) {
+        for (const [k, c] of wide) columns.set(k, c);
+        this.stats.wideScans++;
+      }
     }
     if (driver === null) {
       for (const p of spec.predicates) {

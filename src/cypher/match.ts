@@ -5,8 +5,10 @@ import type { Edge } from '../graph/engine/index.ts';
 import { expandTypes } from './macros.ts';
 import { estimateNodes, labelNames, literalOf, pushdownOf, type ConstantOf, type NodeEstimate } from './plan.ts';
 import { edgePushdownable, type Pushdown } from './graph-source.ts';
+import { wideKey } from './property-columns.ts';
 import { nodesWithEdges, edgeCount, type EndDirection } from './adjacency.ts';
 import { shortestPaths } from './shortest.ts';
+import { compile, type Compiled } from './compiled.ts';
 import { equals, NodeRef, PathValue, RelRef, type Row, type Value } from './values.ts';
 import { children, freeVariables, readsDetails } from './walk.ts';
 
@@ -464,8 +466,7 @@ async function filterReady(partials: Partial[], pending: Expr[], ctx: ExecContex
   const rest: Expr[] = [];
   for (const c of pending) {
     const vars = freeVariables(c);
-    const hasPattern = JSON.stringify(c).includes('"t":"pattern') || JSON.stringify(c).includes('"t":"patcomp');
-    if (!hasPattern && [...vars].every((v) => bound.has(v))) ready.push(c);
+    if (!hasPattern(c) && [...vars].every((v) => bound.has(v))) ready.push(c);
     else rest.push(c);
   }
   if (ready.length === 0) return { partials, pending };
@@ -539,32 +540,104 @@ async function narrowInSql(rows: Partial[], c: Expr, ctx: ExecContext): Promise<
  * columns and decides rows without their details. Whether every property it reads is so covered.
  */
 async function probeColumns(rows: Partial[], c: Expr, ctx: ExecContext): Promise<boolean> {
-  const keys = new Map<string, boolean>();
+  return columnsFor(c, rows[0].row, rows.length, ctx);
+}
+
+/**
+ * The columns for the node properties a conjunct reads (`sample`: a row binding its variables), into
+ * ctx.probeColumns: kept columns, else, over at least ctx.plan.wideAt rows, wide columns (every node
+ * holding the key, read in one pass for all of them: `a.domainsid <> b.domainsid`, `n.enabled`, `n.name`),
+ * and the objectid tail hashes for suffix tests. Whether every property it reads is so covered.
+ */
+async function columnsFor(c: Expr, sample: Row, rowCount: number, ctx: ExecContext, read = true): Promise<boolean> {
+  const keys = new Set<string>();
   let covered = true;
   let tails = false;
   const visit = (e: Expr) => {
-    if (tailsWanted(e) !== null && e.t === 'strop' && e.left.t === 'prop' && e.left.target.t === 'var' && rows[0].row[e.left.target.name] instanceof NodeRef) {
+    if (tailsWanted(e) !== null && e.t === 'strop' && e.left.t === 'prop' && e.left.target.t === 'var' && sample[e.left.target.name] instanceof NodeRef) {
       // An objectid suffix test: decided by the objectid tail hashes for most nodes.
       tails = true;
       return;
     }
     if (e.t === 'prop' && e.target.t === 'var') {
-      const v = rows[0].row[e.target.name];
-      if (v instanceof NodeRef) keys.set(e.key, true);
+      const v = sample[e.target.name];
+      if (v instanceof NodeRef) keys.add(e.key);
       else covered = false;
     } else if (e.t === 'prop' || e.t === 'index' || (e.t === 'call' && ['properties', 'keys'].includes(e.name.toLowerCase()))) covered = false;
     children(e).forEach(visit);
   };
   visit(c);
-  for (const key of keys.keys()) {
+  const wide: string[] = [];
+  for (const key of keys) {
     if (ctx.probeColumns.has(key)) continue;
+    if (!read) return false;
     const column = await ctx.source.keptColumn(key);
-    if (column === null) covered = false;
-    else ctx.probeColumns.set(key, column);
+    if (column !== null) ctx.probeColumns.set(key, column);
+    else if (rowCount >= ctx.plan.wideAt && wideKey(key)) wide.push(key);
+    else covered = false;
   }
-  if (tails && ctx.objectidTails === null) ctx.objectidTails = await ctx.source.objectidTails();
+  if (covered && wide.length > 0) {
+    const read = await ctx.source.wideColumns(wide);
+    if (read === null) covered = false;
+    else {
+      for (const [key, column] of read) ctx.probeColumns.set(key, column);
+      ctx.plan.wideTaken++;
+    }
+  }
+  if (tails && ctx.objectidTails === null && read) ctx.objectidTails = await ctx.source.objectidTails();
   if (tails && ctx.objectidTails === null) covered = false;
   return covered && (keys.size > 0 || tails);
+}
+
+/**
+ * The conjuncts a step's matches are tested by before rows are made of them (`sample`: a row as the
+ * step makes them): those ready once the step has bound its node and relationship, with no pattern, that
+ * read no details (labels, types) or read node properties only from columns (columnsFor; `read`: columns
+ * not held yet may be read, else only those the query holds already). Null when none.
+ */
+async function prefilterOf(where: Expr[], sample: Row, rowCount: number, ctx: ExecContext, read: boolean): Promise<Prefilter | null> {
+  if (!ctx.plan.prefilter) return null;
+  const out: Prefilter = [];
+  for (const c of where) {
+    if (hasPattern(c) || ![...freeVariables(c)].every((v) => v in sample)) continue;
+    if (!readsDetails([c]) || (await columnsFor(c, sample, rowCount, ctx, read))) out.push({ expr: c, test: compile(c, ctx) });
+  }
+  if (out.length > 0) ctx.plan.prefilterTaken++;
+  return out.length > 0 ? out : null;
+}
+
+/**
+ * Whether a match (its row: `scratch`) may pass the prefilter's conjuncts: false when one of them is
+ * decided not true without details (by labels, kept columns, objectid tails), as filterReady would decide
+ * it. A conjunct that needs details, or fails with an error, leaves the row to filterReady (which reads
+ * them, or raises the error).
+ */
+function prefilterPasses(conjuncts: Prefilter, scratch: Row, ctx: ExecContext): boolean {
+  ctx.probing = true;
+  try {
+    for (let i = 0; i < conjuncts.length; i++) {
+      const c = conjuncts[i];
+      let v: boolean | null;
+      try {
+        v = truth(c.test(scratch), c.expr, ctx);
+      } catch (err) {
+        if (err === NEEDS_DETAILS) continue;
+        return true;
+      }
+      if (v !== true) return false;
+    }
+    return true;
+  } finally {
+    ctx.probing = false;
+  }
+}
+
+/** A step's prefilter: its conjuncts, each compiled (compiled.ts). */
+type Prefilter = Array<{ expr: Expr; test: Compiled }>;
+
+function hasPattern(c: Expr): boolean {
+  const text = JSON.stringify(c);
+  return text.includes('"t":"pattern') || text.includes('"t":"patcomp');
 }
 
 /** Whether a conjunct may be decided without details for some rows: a boolean combination with a part that reads none. */
@@ -642,11 +715,51 @@ async function step(part: PatternPart, i: number, side: 'right' | 'left', partia
   let found: Array<{ p: Partial; start: number; end: number; edges: Edge[] }> = [];
   const kept: Partial[] = [];
   let pending = where;
+  // The conjuncts matches are tested by before rows are made of them (prefilterOf; undefined: not decided
+  // yet, once many matches are found), on a scratch row per partial holding the match's node and relationship.
+  let pre: Prefilter | null | undefined;
+  let preRel = false;
+  let scratchOf: Partial | null = null;
+  let scratch: Row = {};
+  // `rel`: the relationship variable's value, when the prefilter reads it (preRel).
+  const passesPre = (p: Partial, end: number, rel: Value | undefined): boolean => {
+    if (scratchOf !== p) {
+      scratchOf = p;
+      scratch = { ...p.row };
+    }
+    if (target.variable) scratch[target.variable] = new NodeRef(end);
+    if (rel !== undefined) scratch[r.variable!] = rel;
+    if (prefilterPasses(pre!, scratch, ctx)) return true;
+    ctx.plan.prefilterDropped++;
+    return false;
+  };
+  const setPre = (conjuncts: Prefilter | null) => {
+    pre = conjuncts;
+    preRel = pre !== null && r.variable !== null && pre.some((c) => freeVariables(c.expr).has(r.variable!));
+  };
+  // A row as the step makes them (for the kinds of values its variables hold).
+  const sampleAfter = (row: Row, end: number): Row => {
+    const sample: Row = { ...row };
+    if (target.variable) sample[target.variable] = new NodeRef(end);
+    if (r.variable) sample[r.variable] = r.range ? [] : new RelRef(0, 0, 0, '');
+    return sample;
+  };
+  const relValue = (edges: Edge[]): Value => {
+    const rels = edges.map((e) => new RelRef(e.id, e.start, e.end, e.kind));
+    return r.range ? (side === 'right' ? rels : rels.reverse()) : rels[0];
+  };
   // Turns the trails found so far into rows and keeps those WHERE (as far as it is ready) accepts, in order.
   const flush = async () => {
     if (found.length === 0) return;
-    const batch = found;
+    let batch = found;
     found = [];
+    if (pre === undefined && where.length > 0 && batch.length >= ctx.plan.sqlNarrowAt) {
+      // Over many matches, columns may be read for it.
+      setPre(await prefilterOf(where, sampleAfter(batch[0].p.row, batch[0].end), batch.length, ctx, true));
+      // The matches found before it was decided; those after are tested as they are found.
+      if (pre !== null) batch = batch.filter((f) => passesPre(f.p, f.end, preRel ? relValue(f.edges) : undefined));
+      if (batch.length === 0) return;
+    }
     if (target.props) {
       await ctx.ensureRows(batch.map((f) => f.p.row));
       await ctx.ensureNodes(new Set(batch.map((f) => f.end)));
@@ -690,6 +803,11 @@ async function step(part: PatternPart, i: number, side: 'right' | 'left', partia
     for (const x of filtered.partials) kept.push(x);
     ctx.checkRows(kept.length);
   };
+  // The columns the query holds already may decide conjuncts from the first match on.
+  if (where.length > 0 && partials.length > 0) {
+    const held = await prefilterOf(where, sampleAfter(partials[0].row, partials[0].nodes[from]!), 0, ctx, false);
+    if (held !== null) setPre(held);
+  }
   // One step in one direction: the node's edges as the engine lists them (the order its trail enumeration gives them).
   const oneStep = r.range === null && hop.direction !== 'both';
   // With `enough` (the last step of a LIMIT pushdown): kept rows are final, in order; stop once there are enough.
@@ -699,14 +817,21 @@ async function step(part: PatternPart, i: number, side: 'right' | 'left', partia
     const start = p.nodes[from]!;
     const already = boundEnd(p);
     if (oneStep) {
-      for (const edge of ctx.view.edgesOf(start, hop.direction, hop.kinds)) {
-        if (p.used.has(edge.id)) continue;
+      // Edge slots (no Edge object until a match is kept): ids and ends read off the snapshot.
+      const g = ctx.view.graph;
+      const outbound = hop.direction === 'outbound';
+      const slots = ctx.view.edgeSlotsOf(start, hop.direction, hop.kinds);
+      for (let j = 0; j < slots.length; j++) {
+        const slot = slots[j];
+        const id = g.edgeIds[slot];
+        if (p.used.size > 0 && p.used.has(id)) continue;
         ctx.charge(1);
-        const end = hop.direction === 'outbound' ? edge.end : edge.start;
+        const end = g.nodeIds[outbound ? g.edgeDst[slot] : g.edgeSrc[slot]];
         if (already !== undefined && already !== end) continue;
-        if (only !== undefined && !only.has(edge.id)) continue;
+        if (only !== undefined && !only.has(id)) continue;
         if (!nodeMatchesStatic(target, end, ctx)) continue;
-        found.push({ p, start, end, edges: [edge] });
+        if (pre && !passesPre(p, end, preRel ? new RelRef(id, g.nodeIds[g.edgeSrc[slot]], g.nodeIds[g.edgeDst[slot]], g.kinds.name(g.edgeKind[slot])) : undefined)) continue;
+        found.push({ p, start, end, edges: [ctx.view.edgeAtSlot(slot)] });
         if (enough !== undefined && found.length >= STEP_FLUSH) {
           await flush();
           if (done()) break;
@@ -721,6 +846,7 @@ async function step(part: PatternPart, i: number, side: 'right' | 'left', partia
       if (already !== undefined && already !== path.end) return;
       if (only !== undefined && !only.has(path.edges[0].id)) return;
       if (!nodeMatchesStatic(target, path.end, ctx)) return;
+      if (pre && !passesPre(p, path.end, preRel ? relValue(path.edges) : undefined)) return;
       found.push({ p, start, end: path.end, edges: path.edges });
     });
     if (found.length >= STEP_FLUSH) await flush();

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Clause } from './ast.ts';
+import type { Clause, Expr } from './ast.ts';
 import { parseCypher } from './parser.ts';
 import { conjuncts, estimateNodes, pushdownOf, requiredLabel } from './plan.ts';
 
@@ -46,5 +46,12 @@ test('anchors: bound variables first, then objectid, tags and the smallest label
   assert.equal(bound[1].score, 0);
   const byId = part("MATCH (n:Base {objectid: 'S-1-5-21-1-512'})-[:MemberOf]->(g:Group) RETURN n");
   assert.ok(estimateNodes(byId.patterns[0], new Set(), [], counts)[0].score <= 2);
+  // A property map's value that is a constant of the incoming row (`WITH "S-1-…" AS OID … {objectid: OID}`) pushes down as a literal.
+  const byVar = part('MATCH p=()-[:GenericAll]->()-[:Contains*1..]->(:Base {objectid: OID}) RETURN p');
+  const constant = (e: Expr) => (e.t === 'var' && e.name === 'OID' ? 'S-1-5-21-1-512' : undefined);
+  const withOid = estimateNodes(byVar.patterns[0], new Set(), [], counts, constant);
+  assert.deepEqual(withOid[2].pushdowns, [{ key: 'objectid', op: '=', value: 'S-1-5-21-1-512' }]);
+  assert.ok(withOid[2].score <= 2 && withOid[2].score < withOid[0].score, JSON.stringify(withOid));
+  assert.deepEqual(estimateNodes(byVar.patterns[0], new Set(), [], counts)[2].pushdowns, []);
   assert.equal(requiredLabel(part('MATCH (n:Tag_Tier_Zero:User) RETURN n').patterns[0].nodes[0].labels), 'User');
 });

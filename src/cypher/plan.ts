@@ -141,12 +141,15 @@ function predicatePushdown(e: Expr, variable: string, constantOf: ConstantOf, pr
   return null;
 }
 
-/** Pushdowns from a node pattern's own property map (`(n:User {enabled: true})`). */
-export function mapPushdowns(n: NodePattern): Pushdown[] {
+/**
+ * Pushdowns from a node pattern's own property map (`(n:User {enabled: true})`; a value may be any
+ * constant, `{objectid: OID}` after `WITH "S-1-…" AS OID` included).
+ */
+export function mapPushdowns(n: NodePattern, constantOf: ConstantOf = literalOf): Pushdown[] {
   if (n.props === null || n.props.t !== 'map') return [];
   const out: Pushdown[] = [];
   for (const [key, value] of n.props.entries) {
-    const c = literalOf(value);
+    const c = constantOf(value);
     if (c !== undefined && !Array.isArray(c)) out.push({ key, op: '=', value: c });
   }
   return out;
@@ -169,7 +172,7 @@ export function estimateNodes(part: PatternPart, bound: ReadonlySet<string>, whe
   return part.nodes.map((n, index) => {
     const isBound = n.variable !== null && bound.has(n.variable);
     const label = requiredLabel(n.labels);
-    const pushdowns = [...mapPushdowns(n)];
+    const pushdowns = [...mapPushdowns(n, constantOf)];
     if (n.variable) {
       for (const c of where) {
         const vars = freeVariables(c);

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../db/create-db.ts';
 import type { GraphView } from '../graph/engine/index.ts';
 import type { Pushdown } from './graph-source.ts';
-import { positionIn } from '../graph/engine/snapshot.ts';
+import { positionIn, type GraphSnapshot } from '../graph/engine/snapshot.ts';
 
 /**
  * Property columns for node scans: the value of one property key for every node that has it, read
@@ -37,6 +37,9 @@ interface Held {
   suffixes?: { ids: Float64Array; hashes: Uint16Array };
   /** How many nodes hold each top-level property key (null: could not be read). */
   keys?: Promise<Map<string, number> | null>;
+  /** Wide columns (wideColumns): keys more nodes hold, read for the probe and in-memory scans, least recently used first out. */
+  wide: Map<string, Column>;
+  wideEntries: number;
 }
 
 const held = new WeakMap<Db, Held>();
@@ -105,8 +108,99 @@ function heldAt(db: Db): Held | null {
   if (!db.versions.usable()) return null;
   const version = db.versions.snapshot(['nodes']);
   let h = held.get(db);
-  if (!h || h.version !== version) held.set(db, (h = { version, columns: new Map(), large: new Set(), entries: 0 }));
+  if (!h || h.version !== version) held.set(db, (h = { version, columns: new Map(), large: new Set(), entries: 0, wide: new Map(), wideEntries: 0 }));
   return h;
+}
+
+/** Most values held over all wide columns (least recently used dropped first; 8 + 8 bytes a value). */
+const MAX_WIDE_ENTRIES = 6_000_000;
+/** Keys a wide column may hold: those of the kept columns, and name / objectid (read as Cypher sees them: the property, else the column). */
+export function wideKey(key: string): boolean {
+  return key === 'name' || key === 'objectid' || cacheableKey(key);
+}
+/** Distinct values shared (one copy each) while a wide column is read. */
+const MAX_INTERNED = 65_536;
+
+/**
+ * Wide columns: like the kept columns, the value of a key for every node holding it, for keys held by
+ * more nodes than a kept column may (`domainsid`, `enabled`, `name`: every node), read for many keys in one
+ * pass over `nodes` and kept while the `nodes` data version stays the same (MAX_WIDE_ENTRIES values in all,
+ * least recently used first out). Read when a question would otherwise read the details, or test in SQL,
+ * of a large part of the nodes (the probe over many rows, a scan of a common key): the same values the
+ * details hold, so the probe and the scans read them instead. Repeated values are held once. Null when
+ * nothing may be kept or a key cannot be (lastseen: formatted from its own column).
+ */
+export async function wideColumns(db: Db, keys: readonly string[]): Promise<Map<string, Column> | null> {
+  if (keys.some((k) => !wideKey(k))) return null;
+  const h = heldAt(db);
+  if (h === null) return null;
+  const out = new Map<string, Column>();
+  const missing: string[] = [];
+  for (const key of new Set(keys)) {
+    const kept = h.columns.get(key) ?? h.wide.get(key);
+    if (kept === undefined) missing.push(key);
+    else {
+      out.set(key, kept);
+      if (h.wide.has(key)) {
+        // Most recently used last.
+        h.wide.delete(key);
+        h.wide.set(key, kept);
+      }
+    }
+  }
+  if (missing.length === 0) return out;
+  const read = await readWide(db, missing);
+  for (const [key, c] of read) {
+    out.set(key, c);
+    if (held.get(db) !== h) continue; // read at `version`: a write since makes it stale at once
+    while (h.wideEntries + c.ids.length > MAX_WIDE_ENTRIES && h.wide.size > 0) {
+      const oldest = h.wide.keys().next().value!;
+      h.wideEntries -= h.wide.get(oldest)!.ids.length;
+      h.wide.delete(oldest);
+    }
+    h.wide.set(key, c);
+    h.wideEntries += c.ids.length;
+  }
+  return out;
+}
+
+async function readWide(db: Db, keys: readonly string[]): Promise<Map<string, Column>> {
+  const pg = db.dialect === 'postgres';
+  const select = keys.map((key, i) => {
+    const alias = sql.raw(`v${i}`);
+    if (pg) {
+      const value = sql`(properties::jsonb -> ${key})::text`;
+      return key === 'name' || key === 'objectid' ? sql`coalesce(${value}, to_jsonb(${sql.ref(key)})::text) as ${alias}` : sql`${value} as ${alias}`;
+    }
+    const value = sql`properties -> ${`$."${key}"`}`;
+    return key === 'name' || key === 'objectid' ? sql`coalesce(${value}, json_quote(${sql.ref(key)})) as ${alias}` : sql`${value} as ${alias}`;
+  });
+  const ids = keys.map(() => [] as number[]);
+  const values = keys.map(() => [] as unknown[]);
+  const interned = new Map<string, unknown>();
+  for (let after = Number.MIN_SAFE_INTEGER; ;) {
+    const rows = (await sql<Record<string, string | number | null>>`select id, ${sql.join(select)} from nodes where id > ${after} order by id limit ${PAGE}`.execute(db.kysely)).rows;
+    if (rows.length === 0) break;
+    for (const r of rows) {
+      const id = Number(r.id);
+      for (let i = 0; i < keys.length; i++) {
+        const text = r[`v${i}`];
+        if (text === null || text === undefined) continue;
+        const raw = String(text);
+        let value = interned.get(raw);
+        if (value === undefined) {
+          value = JSON.parse(raw);
+          if (interned.size < MAX_INTERNED) interned.set(raw, value);
+        }
+        if (value === null) continue;
+        ids[i].push(id);
+        values[i].push(value);
+      }
+    }
+    after = Number(rows[rows.length - 1].id);
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  return new Map(keys.map((key, i) => [key, { ids: Float64Array.from(ids[i]), values: values[i] }]));
 }
 
 /** Hash of the last `-` segment of a text, upper-cased (16 bits). */
@@ -213,6 +307,33 @@ async function readColumn(db: Db, key: string): Promise<Column | 'large'> {
   }
   pairs.sort((a, b) => a[0] - b[0]);
   return { ids: Float64Array.from(pairs, (x) => x[0]), values: pairs.map((x) => x[1]) };
+}
+
+/** A column's value index per position of one engine snapshot (-1: none), made on first use (one pass over both). */
+const byPosition = new WeakMap<Column, { graph: GraphSnapshot; index: Int32Array }>();
+
+/**
+ * The value of a column at a node id (undefined when the node lacks the key), found through the
+ * position of the node in an engine snapshot: per column and snapshot, an index by position is made
+ * once (the column's ids merged with the snapshot's), so each read is two array reads, not a search
+ * (a prefilter over millions of matches reads two columns a match).
+ */
+export function valueAtPosition(column: Column, graph: GraphSnapshot, id: number): unknown {
+  let held = byPosition.get(column);
+  if (held === undefined || held.graph !== graph) {
+    const index = new Int32Array(graph.nodeCount).fill(-1);
+    const ids = column.ids;
+    for (let i = 0, p = 0; i < ids.length; i++) {
+      while (p < graph.nodeCount && graph.nodeIds[p] < ids[i]) p++;
+      if (p < graph.nodeCount && graph.nodeIds[p] === ids[i]) index[p] = i;
+    }
+    byPosition.set(column, (held = { graph, index }));
+  }
+  const p = graph.position(id);
+  // A node the snapshot does not hold: searched in the column.
+  if (p < 0) return valueAt(column, id);
+  const at = held.index[p];
+  return at < 0 ? undefined : column.values[at];
 }
 
 /** The value of a column at a node id (undefined when the node lacks the key). */

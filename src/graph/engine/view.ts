@@ -197,6 +197,31 @@ export class GraphView {
     return out;
   }
 
+  /**
+   * The slots of the edges at a node, as edgesOf lists them (same order) but without an Edge object
+   * each: a caller walking millions of edges reads their ids and ends off the snapshot (graph.edgeIds,
+   * edgeSrc, edgeDst: positions) and makes edges (edgeAtSlot) of those it keeps.
+   */
+  edgeSlotsOf(id: number, direction: Direction | 'both', kinds?: Kinds): number[] {
+    const g = this.graph;
+    const p = g.position(id);
+    if (p < 0) return [];
+    const mask = this.mask(kinds);
+    const out: number[] = [];
+    if (direction !== 'inbound') {
+      for (let e = g.outStart[p]; e < g.outStart[p + 1]; e++) if (mask[g.edgeKind[e]]) out.push(e);
+    }
+    if (direction !== 'outbound') {
+      for (let j = g.inStart[p]; j < g.inStart[p + 1]; j++) if (mask[g.inKind[j]]) out.push(g.inEdge[j]);
+    }
+    return out;
+  }
+
+  /** The edge at a slot (edgeSlotsOf). */
+  edgeAtSlot(slot: number): Edge {
+    return this.edgeAt(slot);
+  }
+
   /** Edges from `start` to `end` (optionally of some kinds). */
   edgesBetween(start: number, end: number, kinds?: Kinds): Edge[] {
     return this.edgesOf(start, 'outbound', kinds).filter((e) => e.end === end);

@@ -90,7 +90,7 @@ test('start candidates from relationship kinds, presence tests, relationship pre
     const outcomes = await ingestFiles(t.db, files.map((f) => ({ path: FIXTURES + f })));
     assert.deepEqual(outcomes.filter((o) => o.error), []);
     await analyzeGraph(t.db);
-    const taken = { edgeAnchors: 0, presence: 0, edgePushdown: 0, matchOnce: 0, sqlNarrow: 0, columns: 0, streamAggregation: 0, groupsClosedEarly: 0 };
+    const taken = { edgeAnchors: 0, presence: 0, edgePushdown: 0, matchOnce: 0, sqlNarrow: 0, columns: 0, streamAggregation: 0, groupsClosedEarly: 0, prefilter: 0, prefilterDropped: 0, wide: 0, wideScans: 0 };
     const finalLimit = /\bLIMIT\s+\d+\s*;?\s*$/i;
     for (const query of [...CONSTRUCTED, ...AD_QUERIES.map((q) => q.query)]) {
       for (const text of finalLimit.test(query) ? [query.replace(finalLimit, ''), query] : [query]) {
@@ -99,13 +99,14 @@ test('start candidates from relationship kinds, presence tests, relationship pre
     }
     async function compare(text: string, limited: boolean) {
       const prepared = prepareCypher(text);
-      const run = async (options: ExecuteOptions, columns = true) => {
+      const run = async (options: ExecuteOptions, columns = true, wide = false) => {
         try {
-          const source = new GraphSource(t.db, { columns });
+          const source = new GraphSource(t.db, wide ? { keptColumns: false, wideScansFrom: 0 } : { columns });
           try {
             return await runWith(source);
           } finally {
             taken.columns += source.stats.columnScans;
+            taken.wideScans += source.stats.wideScans;
           }
         } catch (err) {
           if (err instanceof CypherError) return err.message;
@@ -120,17 +121,24 @@ test('start candidates from relationship kinds, presence tests, relationship pre
           taken.sqlNarrow += result.ctx.plan.sqlNarrowTaken;
           taken.streamAggregation += options.streamAggregation === false ? 0 : result.ctx.plan.streamAggregationTaken;
           taken.groupsClosedEarly += result.ctx.plan.groupsClosedEarly;
+          taken.prefilter += result.ctx.plan.prefilterTaken;
+          taken.prefilterDropped += result.ctx.plan.prefilterDropped;
+          taken.wide += result.ctx.plan.wideTaken;
           return result.rows;
         }
       };
       const canonical = (rows: unknown[] | string) => (typeof rows === 'string' ? rows : limited ? rows.length : rows.map((r) => JSON.stringify(r)).sort());
-      const plainRows = await run({ edgeAnchors: false, presence: false, edgePushdown: false, matchOnce: false, sqlNarrowAt: Infinity, streamAggregation: false }, false);
+      const plainRows = await run({ edgeAnchors: false, presence: false, edgePushdown: false, matchOnce: false, sqlNarrowAt: Infinity, streamAggregation: false, prefilter: false }, false);
       const plain = canonical(plainRows);
       // Streaming the matches into the grouping gives the very rows, in the same order.
       const rowsOf = (rows: unknown[] | string) => (typeof rows === 'string' ? rows : rows.map((r) => JSON.stringify(r)));
       assert.deepEqual(rowsOf(await run({ edgeAnchors: false, presence: false, edgePushdown: false, matchOnce: false, sqlNarrowAt: Infinity }, false)), rowsOf(plainRows), text);
       assert.deepEqual(canonical(await run({ edgeAnchors: false, presence: false, edgePushdown: false, matchOnce: false, sqlNarrowAt: Infinity })), plain, text);
       assert.deepEqual(canonical(await run({ sqlNarrowAt: 1 })), plain, text);
+      // Every step's matches prefiltered; wide columns read for every key the probe, the prefilter and the scans meet.
+      assert.deepEqual(canonical(await run({ sqlNarrowAt: 1, wideAt: 1 })), plain, text);
+      assert.deepEqual(canonical(await run({ sqlNarrowAt: 1, wideAt: 1 }, true, true)), plain, text);
+      assert.deepEqual(canonical(await run({ sqlNarrowAt: 1, wideAt: 1, prefilter: false }, true, true)), plain, text);
       assert.deepEqual(canonical(await run({ edgeAnchors: false, presence: false, edgePushdown: false })), plain, text);
       assert.deepEqual(canonical(await run({ presence: false, edgePushdown: false })), plain, text);
       assert.deepEqual(canonical(await run({ edgeAnchors: false, edgePushdown: false })), plain, text);
@@ -144,13 +152,17 @@ test('start candidates from relationship kinds, presence tests, relationship pre
     assert.ok(taken.sqlNarrow >= 20, `one-node conjuncts tested in SQL first ${taken.sqlNarrow} times`);
     assert.ok(taken.columns >= 20, `scans from property columns taken ${taken.columns} times`);
     assert.ok(taken.streamAggregation >= 20, `matches streamed into a grouping ${taken.streamAggregation} times`);
+    assert.ok(taken.prefilter >= 50, `steps prefiltered ${taken.prefilter} times`);
+    assert.ok(taken.prefilterDropped >= 1000, `matches dropped by the prefilter: ${taken.prefilterDropped}`);
+    assert.ok(taken.wideScans >= 10, `scans from wide columns ${taken.wideScans} times`);
+    assert.ok(taken.wide >= 20, `wide columns read for the probe and the prefilter ${taken.wide} times`);
     assert.ok(taken.groupsClosedEarly >= 100, `groups finished as their anchor changed: ${taken.groupsClosedEarly}`);
   } finally {
     await t.close();
   }
 });
 
-test('kept property columns and objectid suffixes follow every write to nodes', async () => {
+test('kept property columns, wide columns and objectid suffixes follow every write to nodes', async () => {
   const t = await createTestApp();
   try {
     const outcomes = await ingestFiles(t.db, readdirSync(FIXTURES).filter((f) => f.endsWith('.json') && !f.startsWith('expected')).sort().map((f) => ({ path: FIXTURES + f })));
@@ -164,8 +176,16 @@ test('kept property columns and objectid suffixes follow every write to nodes', 
     };
     const probe = 'MATCH (n) WHERE n.scentprobe = 7 RETURN n.name';
     const suffix = "MATCH (n) WHERE n.objectid ENDS WITH '-424242' RETURN n.name";
+    // The same through wide columns (every key read as one: scans and the probe over a step's matches).
+    const wideNames = async (query: string) => {
+      const result = await executeQuery(prepareCypher(query), new GraphSource(t.db, { keptColumns: false, wideScansFrom: 0 }), undefined, { sqlNarrowAt: 1, wideAt: 1 });
+      return result.rows.map((r) => Object.values(r)[0] as string).sort();
+    };
+    const wideProbe = 'MATCH (n)-[r]->(m) WHERE n.scentprobe = 7 AND m.objectid <> n.name RETURN DISTINCT n.name';
     assert.deepEqual(await names(probe), []);
     assert.deepEqual(await names(suffix), []);
+    assert.deepEqual(await wideNames(probe), []);
+    assert.deepEqual(await wideNames(wideProbe), []);
     // A write through the database layer (as any ingest): the next scan reads the columns again.
     const node = await t.db.kysely.selectFrom('nodes').select(['id', 'objectid', 'name', 'properties']).where('kind', '=', 'User').orderBy('id').executeTakeFirstOrThrow();
     const objectid = `${node.objectid}-424242`;
@@ -174,6 +194,9 @@ test('kept property columns and objectid suffixes follow every write to nodes', 
     const name = (properties.name as string | undefined) ?? node.name;
     assert.deepEqual(await names(probe), [name]);
     assert.deepEqual(await names(suffix), [name]);
+    assert.deepEqual(await wideNames(probe), [name]);
+    const outbound = Number((await t.db.kysely.selectFrom('edges').select((eb) => eb.fn.countAll().as('c')).where('start_id', '=', node.id).executeTakeFirstOrThrow()).c);
+    assert.deepEqual(await wideNames(wideProbe), outbound > 0 ? [name] : []);
   } finally {
     await t.close();
   }
