@@ -2,7 +2,7 @@ import type { Expr } from './ast.ts';
 import type { ExecContext } from './context.ts';
 import { byObjectidTail, compareOp, evaluate, labelsMatch, property, stringOp, truth } from './eval.ts';
 import { valueAtPosition } from './property-columns.ts';
-import { NodeRef, type Row, type Value } from './values.ts';
+import { NodeRef, RelRef, type Row, type Value } from './values.ts';
 
 /** An expression made into closures over one execution: the same value as evaluate() gives in the row. */
 export type Compiled = (row: Row) => Value;
@@ -36,6 +36,10 @@ export function compile(e: Expr, ctx: ExecContext): Compiled {
           // As property(): a node not read, while probing, from the column of its key.
           if (column !== undefined && ctx.probing && target instanceof NodeRef && !ctx.nodes.has(target.id)) {
             return (valueAtPosition(column, graph, target.id) as Value | undefined) ?? null;
+          }
+          if (ctx.probing && target instanceof RelRef) {
+            const v = ctx.edgeColumnValue(target, key);
+            if (v !== undefined) return v;
           }
           return property(target, key, e, ctx);
         };

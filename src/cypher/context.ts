@@ -3,7 +3,7 @@ import type { Expr } from './ast.ts';
 import { CypherError, errorAt } from './errors.ts';
 import type { GraphView } from '../graph/engine/index.ts';
 import type { EdgeData, GraphSource, NodeData } from './graph-source.ts';
-import type { Column } from './property-columns.ts';
+import { valueAt, type Column, type EdgeColumn } from './property-columns.ts';
 import { NodeRef, PathValue, RelRef, type Row, type Value } from './values.ts';
 
 /** Bounds of one execution: a query exceeding one answers 400 naming it, never exhausts the process. */
@@ -32,7 +32,7 @@ export class ExecContext {
   /** Whether expressions read relationship properties (then matched relationships' properties are loaded). */
   wantEdgeProps = false;
   /** Planner choices that may be turned off (tests compare the rows with and without them), and how often each was taken. */
-  readonly plan = { edgeAnchors: true, presence: true, edgePushdown: true, matchOnce: true, streamAggregation: true, prefilter: true, sqlNarrowAt: 5_000, wideAt: 20_000, prefilterTaken: 0, prefilterDropped: 0, wideTaken: 0, edgeAnchorsTaken: 0, streamAggregationTaken: 0, groupsClosedEarly: 0, presenceTaken: 0, edgePushdownTaken: 0, matchOnceTaken: 0, sqlNarrowTaken: 0 };
+  readonly plan = { edgeAnchors: true, presence: true, edgePushdown: true, matchOnce: true, streamAggregation: true, prefilter: true, sqlNarrowAt: 5_000, wideAt: 20_000, prefilterTaken: 0, prefilterDropped: 0, wideTaken: 0, edgeColumnsTaken: 0, edgeAnchorsTaken: 0, streamAggregationTaken: 0, groupsClosedEarly: 0, presenceTaken: 0, edgePushdownTaken: 0, matchOnceTaken: 0, sqlNarrowTaken: 0 };
 
   constructor(
     readonly source: GraphSource,
@@ -90,6 +90,8 @@ export class ExecContext {
   probing = false;
   /** While probing, node properties of these keys are read from their kept columns (the same values the details hold). */
   readonly probeColumns = new Map<string, Column>();
+  /** While probing, relationship properties of these keys are read from their columns, for relationships of the column's kinds. */
+  readonly probeEdgeColumns = new Map<string, EdgeColumn>();
   /** While probing, objectid suffix tests on nodes not read are decided by their objectid tail hashes (eval.ts byObjectidTail), once read. */
   objectidTails: { ids: Float64Array; hashes: Uint16Array } | null = null;
 
@@ -98,6 +100,16 @@ export class ExecContext {
     if (n === undefined && this.probing) throw NEEDS_DETAILS;
     // Every evaluation site loads its rows' nodes first (ensureRows); a node deleted since the view was taken reads as empty.
     return n ?? { id, objectid: '', name: null, kinds: this.view.kinds(id), properties: {}, lastSeen: 0 };
+  }
+
+  /**
+   * While probing, a relationship property from its column (probeEdgeColumns), when the relationship's
+   * details are not read and its kind is the column's: the value (null when it lacks the key); else undefined.
+   */
+  edgeColumnValue(rel: RelRef, key: string): Value | undefined {
+    const column = this.probeEdgeColumns.get(key);
+    if (column === undefined || !column.kinds.has(rel.type) || this.edgeProps.has(rel.id)) return undefined;
+    return (valueAt(column, rel.id) as Value | undefined) ?? null;
   }
 
   /** A node carries a label: a stored kind or a `Tag_*` kind (asset group tag membership), from the engine. */

@@ -209,6 +209,10 @@ export function property(target: Value, key: string, e: Expr, ctx: ExecContext):
     return (ctx.node(target.id).properties[key] as Value) ?? null;
   }
   if (target instanceof RelRef) {
+    if (ctx.probing) {
+      const v = ctx.edgeColumnValue(target, key);
+      if (v !== undefined) return v;
+    }
     const p = ctx.edgeProps.get(target.id);
     if (!p && ctx.probing) throw NEEDS_DETAILS;
     if (!p) return ctx.fail(e.at, 'internal: relationship properties not loaded');

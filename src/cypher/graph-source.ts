@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../db/create-db.ts';
 import { graphEngine, type GraphView } from '../graph/engine/index.ts';
-import { cacheableKey, column, keysOf, objectidSuffixes, objectidsEndingIn, objectidTails, passes, wideColumns, type Column } from './property-columns.ts';
+import { cacheableKey, column, edgeColumn, keysOf, objectidSuffixes, objectidsEndingIn, objectidTails, passes, wideColumns, type Column, type EdgeColumn } from './property-columns.ts';
 
 /**
  * What the Cypher executor reads from the graph: structure (kinds, tags, neighbours by kind and
@@ -88,6 +88,15 @@ export class GraphSource {
     if (this.options.columns === false) return null;
     this.stats.wideReads += keys.length;
     return wideColumns(this.db, keys);
+  }
+
+  /**
+   * The column of a relationship property over the relationships of `kinds` (property-columns.ts
+   * edgeColumn; `count`: how many relationships those kinds hold); null when columns are off or it is not kept.
+   */
+  async edgeColumn(key: string, kinds: readonly string[], count: number): Promise<EdgeColumn | null> {
+    if (this.options.columns === false) return null;
+    return edgeColumn(this.db, key, kinds, count);
   }
 
   /** Every node's objectid tail hash (property-columns.ts objectidTails); null when columns are off or cannot be kept. */

@@ -549,8 +549,10 @@ async function probeColumns(rows: Partial[], c: Expr, ctx: ExecContext): Promise
  * holding the key, read in one pass for all of them: `a.domainsid <> b.domainsid`, `n.enabled`, `n.name`),
  * and the objectid tail hashes for suffix tests. Whether every property it reads is so covered.
  */
-async function columnsFor(c: Expr, sample: Row, rowCount: number, ctx: ExecContext, read = true): Promise<boolean> {
+async function columnsFor(c: Expr, sample: Row, rowCount: number, ctx: ExecContext, read = true, relKinds?: ReadonlyMap<string, readonly string[]>): Promise<boolean> {
   const keys = new Set<string>();
+  const relKeys = new Set<string>();
+  let relVar: string | null = null;
   let covered = true;
   let tails = false;
   const visit = (e: Expr) => {
@@ -562,7 +564,10 @@ async function columnsFor(c: Expr, sample: Row, rowCount: number, ctx: ExecConte
     if (e.t === 'prop' && e.target.t === 'var') {
       const v = sample[e.target.name];
       if (v instanceof NodeRef) keys.add(e.key);
-      else covered = false;
+      else if (v instanceof RelRef && relKinds?.has(e.target.name) && (relVar === null || relVar === e.target.name)) {
+        relVar = e.target.name;
+        relKeys.add(e.key);
+      } else covered = false;
     } else if (e.t === 'prop' || e.t === 'index' || (e.t === 'call' && ['properties', 'keys'].includes(e.name.toLowerCase()))) covered = false;
     children(e).forEach(visit);
   };
@@ -584,9 +589,26 @@ async function columnsFor(c: Expr, sample: Row, rowCount: number, ctx: ExecConte
       ctx.plan.wideTaken++;
     }
   }
+  // Relationship properties (`r.isprimarygroup` of a `[r:MemberOf]` step): columns over the relationships of the step's kinds.
+  for (const key of relKeys) {
+    if (!covered) break;
+    const kinds = relKinds!.get(relVar!)!;
+    const held = ctx.probeEdgeColumns.get(key);
+    if (held !== undefined && kinds.every((k) => held.kinds.has(k))) continue;
+    if (!read || rowCount < ctx.plan.wideAt) {
+      covered = false;
+      break;
+    }
+    const column = await ctx.source.edgeColumn(key, kinds, edgeCount(ctx.view, kinds));
+    if (column === null) covered = false;
+    else {
+      ctx.probeEdgeColumns.set(key, column);
+      ctx.plan.edgeColumnsTaken++;
+    }
+  }
   if (tails && ctx.objectidTails === null && read) ctx.objectidTails = await ctx.source.objectidTails();
   if (tails && ctx.objectidTails === null) covered = false;
-  return covered && (keys.size > 0 || tails);
+  return covered && (keys.size > 0 || relKeys.size > 0 || tails);
 }
 
 /**
@@ -595,12 +617,12 @@ async function columnsFor(c: Expr, sample: Row, rowCount: number, ctx: ExecConte
  * read no details (labels, types) or read node properties only from columns (columnsFor; `read`: columns
  * not held yet may be read, else only those the query holds already). Null when none.
  */
-async function prefilterOf(where: Expr[], sample: Row, rowCount: number, ctx: ExecContext, read: boolean): Promise<Prefilter | null> {
+async function prefilterOf(where: Expr[], sample: Row, rowCount: number, ctx: ExecContext, read: boolean, relKinds?: ReadonlyMap<string, readonly string[]>): Promise<Prefilter | null> {
   if (!ctx.plan.prefilter) return null;
   const out: Prefilter = [];
   for (const c of where) {
     if (hasPattern(c) || ![...freeVariables(c)].every((v) => v in sample)) continue;
-    if (!readsDetails([c]) || (await columnsFor(c, sample, rowCount, ctx, read))) out.push({ expr: c, test: compile(c, ctx) });
+    if (!readsDetails([c]) || (await columnsFor(c, sample, rowCount, ctx, read, relKinds))) out.push({ expr: c, test: compile(c, ctx) });
   }
   if (out.length > 0) ctx.plan.prefilterTaken++;
   return out.length > 0 ? out : null;
@@ -733,6 +755,8 @@ async function step(part: PatternPart, i: number, side: 'right' | 'left', partia
     ctx.plan.prefilterDropped++;
     return false;
   };
+  // A one-step relationship variable of a typed step: its properties may be read from relationship columns.
+  const stepKinds = r.variable !== null && r.range === null && hop.kinds !== undefined ? new Map([[r.variable, hop.kinds]]) : undefined;
   const setPre = (conjuncts: Prefilter | null) => {
     pre = conjuncts;
     preRel = pre !== null && r.variable !== null && pre.some((c) => freeVariables(c.expr).has(r.variable!));
@@ -755,7 +779,7 @@ async function step(part: PatternPart, i: number, side: 'right' | 'left', partia
     found = [];
     if (pre === undefined && where.length > 0 && batch.length >= ctx.plan.sqlNarrowAt) {
       // Over many matches, columns may be read for it.
-      setPre(await prefilterOf(where, sampleAfter(batch[0].p.row, batch[0].end), batch.length, ctx, true));
+      setPre(await prefilterOf(where, sampleAfter(batch[0].p.row, batch[0].end), batch.length, ctx, true, stepKinds));
       // The matches found before it was decided; those after are tested as they are found.
       if (pre !== null) batch = batch.filter((f) => passesPre(f.p, f.end, preRel ? relValue(f.edges) : undefined));
       if (batch.length === 0) return;
@@ -805,7 +829,7 @@ async function step(part: PatternPart, i: number, side: 'right' | 'left', partia
   };
   // The columns the query holds already may decide conjuncts from the first match on.
   if (where.length > 0 && partials.length > 0) {
-    const held = await prefilterOf(where, sampleAfter(partials[0].row, partials[0].nodes[from]!), 0, ctx, false);
+    const held = await prefilterOf(where, sampleAfter(partials[0].row, partials[0].nodes[from]!), 0, ctx, false, stepKinds);
     if (held !== null) setPre(held);
   }
   // One step in one direction: the node's edges as the engine lists them (the order its trail enumeration gives them).

@@ -90,7 +90,7 @@ test('start candidates from relationship kinds, presence tests, relationship pre
     const outcomes = await ingestFiles(t.db, files.map((f) => ({ path: FIXTURES + f })));
     assert.deepEqual(outcomes.filter((o) => o.error), []);
     await analyzeGraph(t.db);
-    const taken = { edgeAnchors: 0, presence: 0, edgePushdown: 0, matchOnce: 0, sqlNarrow: 0, columns: 0, streamAggregation: 0, groupsClosedEarly: 0, prefilter: 0, prefilterDropped: 0, wide: 0, wideScans: 0 };
+    const taken = { edgeAnchors: 0, presence: 0, edgePushdown: 0, matchOnce: 0, sqlNarrow: 0, columns: 0, streamAggregation: 0, groupsClosedEarly: 0, prefilter: 0, prefilterDropped: 0, wide: 0, wideScans: 0, edgeColumns: 0 };
     const finalLimit = /\bLIMIT\s+\d+\s*;?\s*$/i;
     for (const query of [...CONSTRUCTED, ...AD_QUERIES.map((q) => q.query)]) {
       for (const text of finalLimit.test(query) ? [query.replace(finalLimit, ''), query] : [query]) {
@@ -124,6 +124,7 @@ test('start candidates from relationship kinds, presence tests, relationship pre
           taken.prefilter += result.ctx.plan.prefilterTaken;
           taken.prefilterDropped += result.ctx.plan.prefilterDropped;
           taken.wide += result.ctx.plan.wideTaken;
+          taken.edgeColumns += result.ctx.plan.edgeColumnsTaken;
           return result.rows;
         }
       };
@@ -154,6 +155,7 @@ test('start candidates from relationship kinds, presence tests, relationship pre
     assert.ok(taken.streamAggregation >= 20, `matches streamed into a grouping ${taken.streamAggregation} times`);
     assert.ok(taken.prefilter >= 50, `steps prefiltered ${taken.prefilter} times`);
     assert.ok(taken.prefilterDropped >= 1000, `matches dropped by the prefilter: ${taken.prefilterDropped}`);
+    assert.ok(taken.edgeColumns >= 5, `relationship columns read for the prefilter ${taken.edgeColumns} times`);
     assert.ok(taken.wideScans >= 10, `scans from wide columns ${taken.wideScans} times`);
     assert.ok(taken.wide >= 20, `wide columns read for the probe and the prefilter ${taken.wide} times`);
     assert.ok(taken.groupsClosedEarly >= 100, `groups finished as their anchor changed: ${taken.groupsClosedEarly}`);
@@ -162,7 +164,7 @@ test('start candidates from relationship kinds, presence tests, relationship pre
   }
 });
 
-test('kept property columns, wide columns and objectid suffixes follow every write to nodes', async () => {
+test('kept property columns, wide columns, relationship columns and objectid suffixes follow every write to nodes and edges', async () => {
   const t = await createTestApp();
   try {
     const outcomes = await ingestFiles(t.db, readdirSync(FIXTURES).filter((f) => f.endsWith('.json') && !f.startsWith('expected')).sort().map((f) => ({ path: FIXTURES + f })));
@@ -195,6 +197,13 @@ test('kept property columns, wide columns and objectid suffixes follow every wri
     assert.deepEqual(await names(probe), [name]);
     assert.deepEqual(await names(suffix), [name]);
     assert.deepEqual(await wideNames(probe), [name]);
+    // Relationship columns (a step's prefilter reading `r.x` of its kinds) follow writes to edges.
+    const edgeProbe = 'MATCH (a)-[r:MemberOf]->(b) WHERE r.scentprobe = 7 RETURN a.objectid';
+    assert.deepEqual(await wideNames(edgeProbe), []);
+    const edge = await t.db.kysely.selectFrom('edges').select(['id', 'start_id', 'properties']).where('kind', '=', 'MemberOf').orderBy('id').executeTakeFirstOrThrow();
+    await t.db.kysely.updateTable('edges').set({ properties: JSON.stringify({ ...JSON.parse(edge.properties), scentprobe: 7 }) }).where('id', '=', edge.id).execute();
+    const start = await t.db.kysely.selectFrom('nodes').select(['objectid', 'properties']).where('id', '=', edge.start_id).executeTakeFirstOrThrow();
+    assert.deepEqual(await wideNames(edgeProbe), [(JSON.parse(start.properties).objectid as string | undefined) ?? start.objectid]);
     const outbound = Number((await t.db.kysely.selectFrom('edges').select((eb) => eb.fn.countAll().as('c')).where('start_id', '=', node.id).executeTakeFirstOrThrow()).c);
     assert.deepEqual(await wideNames(wideProbe), outbound > 0 ? [name] : []);
   } finally {
