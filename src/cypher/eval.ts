@@ -1,6 +1,6 @@
 import type { Expr, LabelExpr } from './ast.ts';
 import { NEEDS_DETAILS, type ExecContext } from './context.ts';
-import { tailAt, tailHash, valueAtPosition } from './property-columns.ts';
+import { tailAtPosition, tailHash, valueAtPosition } from './property-columns.ts';
 import { callFunction } from './eval-functions.ts';
 import { compare, DateTimeValue, equals, isMap, NodeRef, PathValue, RelRef, type Row, type Value } from './values.ts';
 
@@ -343,7 +343,7 @@ export function byObjectidTail(e: Expr, row: Row, ctx: ExecContext): boolean | u
   if (wanted === null || e.t !== 'strop' || e.left.t !== 'prop' || e.left.target.t !== 'var') return undefined;
   const node = row[e.left.target.name];
   if (!(node instanceof NodeRef) || ctx.nodes.has(node.id)) return undefined;
-  const hash = tailAt(ctx.objectidTails!, node.id);
+  const hash = tailAtPosition(ctx.objectidTails!, ctx.view.graph, node.id);
   return hash !== undefined && wanted[hash] === 0 ? false : undefined;
 }
 

@@ -865,13 +865,15 @@ async function step(part: PatternPart, i: number, side: 'right' | 'left', partia
       if (k % BREATHE_EVERY === BREATHE_EVERY - 1) await ctx.breathe();
       continue;
     }
-    ctx.view.expand([start], { ...hop, exclude: p.used }, (path) => {
-      ctx.charge(Math.max(1, path.edges.length));
-      if (already !== undefined && already !== path.end) return;
-      if (only !== undefined && !only.has(path.edges[0].id)) return;
-      if (!nodeMatchesStatic(target, path.end, ctx)) return;
-      if (pre && !passesPre(p, path.end, preRel ? relValue(path.edges) : undefined)) return;
-      found.push({ p, start, end: path.end, edges: path.edges });
+    // Trails as edge slots: Edge objects are made only for the trails kept.
+    const g = ctx.view.graph;
+    ctx.view.expandSlots([start], { ...hop, exclude: p.used }, (_, end, slots) => {
+      ctx.charge(Math.max(1, slots.length));
+      if (already !== undefined && already !== end) return;
+      if (only !== undefined && !only.has(g.edgeIds[slots[0]])) return;
+      if (!nodeMatchesStatic(target, end, ctx)) return;
+      if (pre && !passesPre(p, end, preRel ? relValue(slots.map((x) => ctx.view.edgeAtSlot(x))) : undefined)) return;
+      found.push({ p, start, end, edges: slots.map((x) => ctx.view.edgeAtSlot(x)) });
     });
     if (found.length >= STEP_FLUSH) await flush();
     if (k % BREATHE_EVERY === BREATHE_EVERY - 1) await ctx.breathe();

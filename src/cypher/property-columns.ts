@@ -261,6 +261,25 @@ export async function objectidTails(db: Db): Promise<{ ids: Float64Array; hashes
   return h.suffixes;
 }
 
+const tailsByPosition = new WeakMap<{ ids: Float64Array; hashes: Uint16Array }, { graph: GraphSnapshot; byPosition: Int32Array }>();
+
+/** tailAt through the node's position in an engine snapshot (an index per snapshot made once, as valueAtPosition). */
+export function tailAtPosition(tails: { ids: Float64Array; hashes: Uint16Array }, graph: GraphSnapshot, id: number): number | undefined {
+  let held = tailsByPosition.get(tails);
+  if (held === undefined || held.graph !== graph) {
+    const byPosition = new Int32Array(graph.nodeCount).fill(-1);
+    for (let i = 0, p = 0; i < tails.ids.length; i++) {
+      while (p < graph.nodeCount && graph.nodeIds[p] < tails.ids[i]) p++;
+      if (p < graph.nodeCount && graph.nodeIds[p] === tails.ids[i]) byPosition[p] = tails.hashes[i];
+    }
+    tailsByPosition.set(tails, (held = { graph, byPosition }));
+  }
+  const p = graph.position(id);
+  if (p < 0) return tailAt(tails, id);
+  const h = held.byPosition[p];
+  return h < 0 ? undefined : h;
+}
+
 /** The hash of a node's objectid tail (objectidTails) at an id; undefined when the node is not there. */
 export function tailAt(tails: { ids: Float64Array; hashes: Uint16Array }, id: number): number | undefined {
   const at = positionIn(tails.ids, id);

@@ -345,6 +345,25 @@ export class GraphView {
   }
 
   /**
+   * expand() without an Path object per trail: `visit` gets the trail's start and end ids and its edge
+   * slots (the engine's own array, valid during the call only: edgeAtSlot makes the edges of a trail kept).
+   * Same trails, same order.
+   */
+  expandSlots(starts: readonly number[], hop: Hop & { exclude?: ReadonlySet<number> }, visit: (start: number, end: number, slots: readonly number[]) => void): void {
+    const g = this.graph;
+    const min = hop.minDepth ?? 1;
+    const max = hop.maxDepth ?? 1;
+    const exclude = hop.exclude;
+    const skip = exclude && exclude.size > 0 ? (slot: number) => exclude.has(g.edgeIds[slot]) : () => false;
+    const mask = this.mask(hop.kinds);
+    for (const s of starts) {
+      const p = g.position(s);
+      if (p < 0) continue;
+      trails(g, p, mask, hop.direction, min, max, skip, (slots, end) => visit(s, g.nodeIds[end], slots));
+    }
+  }
+
+  /**
    * Breadth-first levels from one node (Cypher's shortestPath / allShortestPaths): the nodes reached
    * within `maxDepth` steps in BFS order, each with the first edge into it from the previous level,
    * or every such edge when `all`; stops after the level that has reached all of `stop`. `work`: edges examined.
