@@ -58,6 +58,9 @@ export function streamable(parts: readonly PatternPart[]): boolean {
   return parts.length === 1 && !parts[0].shortest && parts[0].rels.every((r) => r.range === null);
 }
 
+/** Matches handed on by a step as they are filtered, with the conjuncts still pending on them (in order). */
+type Emit = (matched: Partial[], pending: Expr[]) => Promise<void>;
+
 /** Anchors extended together when matches are streamed to a sink. */
 const SINK_CHUNK = 2048;
 
@@ -94,13 +97,14 @@ async function matchPart(given: PatternPart, inputs: Array<{ row: Row; used: Set
   const lastStep = anchor.index > 0 ? 0 : part.rels.length - 1;
   const keepUsed = (i: number) => !lastPart || i !== lastStep;
   // `enough`: the rows wanted (LIMIT pushdown); the last step stops once it has kept them, even within one node's edges.
-  const extend = async (enough?: number) => {
+  // `emit`: the last step hands its matches on as they are filtered (never holding one start node's millions).
+  const extend = async (enough?: number, emit?: Emit) => {
     for (let i = anchor.index; i < part.rels.length && partials.length > 0; i++) {
-      ({ partials, pending } = await step(part, i, 'right', partials, pending, ctx, allowed.get(i), keepUsed(i), i === lastStep ? enough : undefined));
+      ({ partials, pending } = await step(part, i, 'right', partials, pending, ctx, allowed.get(i), keepUsed(i), i === lastStep ? enough : undefined, i === lastStep ? emit : undefined));
       await applyReady();
     }
     for (let i = anchor.index - 1; i >= 0 && partials.length > 0; i--) {
-      ({ partials, pending } = await step(part, i, 'left', partials, pending, ctx, allowed.get(i), keepUsed(i), i === lastStep ? enough : undefined));
+      ({ partials, pending } = await step(part, i, 'left', partials, pending, ctx, allowed.get(i), keepUsed(i), i === lastStep ? enough : undefined, i === lastStep ? emit : undefined));
       await applyReady();
     }
   };
@@ -108,14 +112,18 @@ async function matchPart(given: PatternPart, inputs: Array<{ row: Row; used: Set
     // Streamed: anchors a chunk at a time, each chunk's matches handed on (never all rows at once).
     let after: Expr[] | null = null;
     const anchored = await anchorPartials(part, anchor, ends.get(anchor.index), inputs, where, ctx, async (chunk, before) => {
+      const hand = async (matched: Partial[], left: Expr[]) => {
+        after = left;
+        if (part.pathVariable) for (const p of matched) p.row[part.pathVariable] = pathOf(p);
+        await sink(matched.map((p) => p.row), left, part.nodes[anchor.index].variable);
+      };
       for (let at = 0; at < chunk.length; at += SINK_CHUNK) {
         partials = chunk.slice(at, at + SINK_CHUNK);
         pending = before;
-        await extend();
-        if (partials.length === 0) continue;
-        after = pending;
-        if (part.pathVariable) for (const p of partials) p.row[part.pathVariable] = pathOf(p);
-        await sink(partials.map((p) => p.row), pending, part.nodes[anchor.index].variable);
+        // The last step's matches go to the sink as they come, in the same order (a start node with
+        // more relationships than the row bound: 'Non-Tier Zero account with excessive control').
+        await extend(undefined, part.rels.length > 0 ? hand : undefined);
+        if (partials.length > 0) await hand(partials, pending);
         await ctx.breathe();
       }
       return false;
@@ -723,7 +731,7 @@ const STEP_FLUSH = 20_000;
  * they come, so intermediate rows that WHERE rejects never pile up; `allowed`: the only relationships
  * a one-step pattern may take (a superset from a pushed-down relationship predicate), if any.
  */
-async function step(part: PatternPart, i: number, side: 'right' | 'left', partials: Partial[], where: Expr[], ctx: ExecContext, allowed?: ReadonlySet<number>, keepUsed = true, enough?: number): Promise<{ partials: Partial[]; pending: Expr[] }> {
+async function step(part: PatternPart, i: number, side: 'right' | 'left', partials: Partial[], where: Expr[], ctx: ExecContext, allowed?: ReadonlySet<number>, keepUsed = true, enough?: number, emit?: Emit): Promise<{ partials: Partial[]; pending: Expr[] }> {
   const r = part.rels[i];
   const from = side === 'right' ? i : i + 1;
   const to = side === 'right' ? i + 1 : i;
@@ -824,6 +832,10 @@ async function step(part: PatternPart, i: number, side: 'right' | 'left', partia
     const filtered = await filterReady(out, where, ctx);
     // Every batch binds the same variables, so leaves the same conjuncts pending.
     pending = filtered.pending;
+    if (emit !== undefined) {
+      if (filtered.partials.length > 0) await emit(filtered.partials, filtered.pending);
+      return;
+    }
     for (const x of filtered.partials) kept.push(x);
     ctx.checkRows(kept.length);
   };
@@ -856,7 +868,7 @@ async function step(part: PatternPart, i: number, side: 'right' | 'left', partia
         if (!nodeMatchesStatic(target, end, ctx)) continue;
         if (pre && !passesPre(p, end, preRel ? new RelRef(id, g.nodeIds[g.edgeSrc[slot]], g.nodeIds[g.edgeDst[slot]], g.kinds.name(g.edgeKind[slot])) : undefined)) continue;
         found.push({ p, start, end, edges: [ctx.view.edgeAtSlot(slot)] });
-        if (enough !== undefined && found.length >= STEP_FLUSH) {
+        if ((enough !== undefined || emit !== undefined) && found.length >= STEP_FLUSH) {
           await flush();
           if (done()) break;
         }

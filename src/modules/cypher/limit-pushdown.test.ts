@@ -144,3 +144,24 @@ test('LIMIT pushdown stops within one node\'s relationships: a node with more of
     await t.close();
   }
 });
+
+test('matches streamed into a grouping leave a step as they are filtered: a start node with more relationships than the row bound is grouped, not refused', async () => {
+  const t = await createTestApp();
+  try {
+    // A principal with an ACE on 30,000 objects (a domain-wide principal's inherited ACEs), and one with two.
+    const u = (objectid: string, kind = 'User') => ({ objectid, kinds: [kind, 'Base'], name: objectid, properties: { name: objectid, objectid } });
+    await upsertNodes(t.db.kysely, [u('S-1-5-21-1-1105', 'Group'), u('S-1-5-21-1-1106', 'Group'), ...Array.from({ length: 30_000 }, (_, i) => u(`OBJ-${i}`))]);
+    await upsertEdges(t.db.kysely, [
+      ...Array.from({ length: 30_000 }, (_, i) => ({ start: { objectid: 'S-1-5-21-1-1105' }, end: { objectid: `OBJ-${i}` }, kind: 'GenericAll', properties: { isacl: true } })),
+      ...[0, 1].map((i) => ({ start: { objectid: 'S-1-5-21-1-1106' }, end: { objectid: `OBJ-${i}` }, kind: 'GenericWrite', properties: { isacl: true } })),
+    ]);
+    const text = 'MATCH (n:Base)-[r:AD_ATTACK_PATHS]->(m:Base) WHERE NOT r:MemberOf WITH n, COLLECT(DISTINCT(m)) AS endNodes WHERE SIZE(endNodes) >= 1000 RETURN n.objectid AS id, size(endNodes) AS c';
+    const limits: Limits = { maxRows: 25_000, maxCost: 20_000_000 };
+    const result = await executeQuery(prepareCypher(text), new GraphSource(t.db), limits);
+    assert.deepEqual(result.rows, [{ id: 'S-1-5-21-1-1105', c: 30_000 }]);
+    // Grouping every match at once passes the bound.
+    await assert.rejects(executeQuery(prepareCypher(text), new GraphSource(t.db), limits, { streamAggregation: false }), /too large/);
+  } finally {
+    await t.close();
+  }
+});
