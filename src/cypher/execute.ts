@@ -29,6 +29,8 @@ export interface ExecuteOptions {
   matchOnce?: boolean;
   /** A step's matches tested by the conjuncts kept columns decide before rows are made of them (match.ts prefilterOf); on unless a test compares. */
   prefilter?: boolean;
+  /** A step's far end narrowed by a scan of its own conjuncts before the walk tests it (match.ts farEndsOf); on unless a test compares. */
+  farEnds?: boolean;
   /** Rows from which the probe reads wide columns (property-columns.ts wideColumns); a test sets 1. */
   wideAt?: number;
   /** A MATCH's matches streamed into the grouping of the aggregating WITH / RETURN after it (groupsMatches); on unless a test compares. */
@@ -47,6 +49,7 @@ export async function executeQuery(prepared: PreparedQuery, source: GraphSource,
   if (options.sqlNarrowAt !== undefined) ctx.plan.sqlNarrowAt = options.sqlNarrowAt;
   ctx.plan.streamAggregation = options.streamAggregation !== false;
   ctx.plan.prefilter = options.prefilter !== false;
+  ctx.plan.farEnds = options.farEnds !== false;
   if (options.wideAt !== undefined) ctx.plan.wideAt = options.wideAt;
   const nodeVars = new Set<string>();
   visitQuery(prepared, () => {}, (p) => {

@@ -3,7 +3,7 @@ import { NEEDS_DETAILS, type ExecContext } from './context.ts';
 import { evaluate, labelsMatch, tailsWanted, truth } from './eval.ts';
 import type { Edge } from '../graph/engine/index.ts';
 import { expandTypes } from './macros.ts';
-import { estimateNodes, labelNames, literalOf, pushdownOf, type ConstantOf, type NodeEstimate } from './plan.ts';
+import { estimateNodes, labelNames, literalOf, pushdownOf, requiredLabel, type ConstantOf, type NodeEstimate } from './plan.ts';
 import { edgePushdownable, type Pushdown } from './graph-source.ts';
 import { wideKey } from './property-columns.ts';
 import { nodesWithEdges, edgeCount, type EndDirection } from './adjacency.ts';
@@ -662,6 +662,53 @@ function prefilterPasses(conjuncts: Prefilter, scratch: Row, ctx: ExecContext): 
   }
 }
 
+/** Most nodes a far-end set holds (a scan finding more: not used). */
+const MAX_FAR_ENDS = 100_000;
+
+/** The conjuncts of `where` on the step's far end alone that a scan can narrow by (`n.name STARTS WITH "DNSADMINS@"`). */
+function farConjuncts(target: NodePattern, where: Expr[]): Array<{ c: Expr; p: Pushdown }> {
+  const out: Array<{ c: Expr; p: Pushdown }> = [];
+  if (target.variable === null) return out;
+  for (const c of where) {
+    const vars = freeVariables(c);
+    if (vars.size !== 1 || !vars.has(target.variable) || hasPattern(c)) continue;
+    const p = pushdownOf(c, target.variable, literalOf, true);
+    // Presence tests narrow little: left to the prefilter and WHERE. Labels and tags are the engine's, and
+    // lastseen is read from its own column: only property tests, as narrowInSql.
+    const text = JSON.stringify(p);
+    if (p !== null && p.op !== 'notnull' && !text.includes('"op":"tag"') && !text.includes('"op":"kind"') && !text.includes('"key":"lastseen"')) out.push({ c, p });
+  }
+  return out;
+}
+
+/** The far-end set of the step's conjuncts this query has scanned already (farEndsOf; null: too many), or undefined. */
+function farEndsHeld(target: NodePattern, where: Expr[], ctx: ExecContext): ReadonlySet<number> | null | undefined {
+  const conjuncts = farConjuncts(target, where);
+  if (conjuncts.length === 0 || !ctx.plan.farEnds) return null;
+  const key = conjuncts.map((x) => x.c);
+  for (const [held, ids] of ctx.farEnds) if (held.length === key.length && held.every((c, i) => c === key[i])) return ids;
+  return undefined;
+}
+
+/**
+ * The nodes a step's far end may be, from the WHERE conjuncts on it alone that a scan can narrow by
+ * (a superset: WHERE still decides): scanned once per query (kept columns, wide columns or SQL, as a start
+ * node's scan), so a walk over a million memberships tests each far end in a set instead of reading its
+ * details. Null when there are none, or more than MAX_FAR_ENDS nodes may pass.
+ */
+async function farEndsOf(target: NodePattern, where: Expr[], ctx: ExecContext): Promise<ReadonlySet<number> | null> {
+  const conjuncts = farConjuncts(target, where);
+  if (conjuncts.length === 0 || !ctx.plan.farEnds) return null;
+  const held = farEndsHeld(target, where, ctx);
+  if (held !== undefined) return held;
+  const ids = await ctx.source.scan({ kind: requiredLabel(target.labels), predicates: conjuncts.map((x) => x.p) }, true);
+  ctx.charge(ids.length);
+  const set = ids.length > MAX_FAR_ENDS ? null : new Set(ids);
+  ctx.farEnds.push([conjuncts.map((x) => x.c), set]);
+  if (set !== null) ctx.plan.farEndsTaken++;
+  return set;
+}
+
 /** A step's prefilter: its conjuncts, each compiled (compiled.ts). */
 type Prefilter = Array<{ expr: Expr; test: Compiled }>;
 
@@ -785,8 +832,15 @@ async function step(part: PatternPart, i: number, side: 'right' | 'left', partia
     if (found.length === 0) return;
     let batch = found;
     found = [];
+    if (!farDecided && where.length > 0 && batch.length >= ctx.plan.sqlNarrowAt) {
+      // Over many matches, the far end's own conjuncts become a set of nodes it may be (the matches found before: tested now).
+      farDecided = true;
+      far ??= await farEndsOf(target, where, ctx);
+      if (far !== null) batch = batch.filter((f) => far!.has(f.end));
+      if (batch.length === 0) return;
+    }
     if (pre === undefined && where.length > 0 && batch.length >= ctx.plan.sqlNarrowAt) {
-      // Over many matches, columns may be read for it.
+      // Over many matches, columns may be read for the prefilter.
       setPre(await prefilterOf(where, sampleAfter(batch[0].p.row, batch[0].end), batch.length, ctx, true, stepKinds));
       // The matches found before it was decided; those after are tested as they are found.
       if (pre !== null) batch = batch.filter((f) => passesPre(f.p, f.end, preRel ? relValue(f.edges) : undefined));
@@ -839,7 +893,9 @@ async function step(part: PatternPart, i: number, side: 'right' | 'left', partia
     for (const x of filtered.partials) kept.push(x);
     ctx.checkRows(kept.length);
   };
-  // The columns the query holds already may decide conjuncts from the first match on.
+  // Far-end sets and the columns the query holds already may decide matches from the first on.
+  let far: ReadonlySet<number> | null = where.length > 0 ? farEndsHeld(target, where, ctx) ?? null : null;
+  let farDecided = far !== null;
   if (where.length > 0 && partials.length > 0) {
     const held = await prefilterOf(where, sampleAfter(partials[0].row, partials[0].nodes[from]!), 0, ctx, false, stepKinds);
     if (held !== null) setPre(held);
@@ -865,6 +921,7 @@ async function step(part: PatternPart, i: number, side: 'right' | 'left', partia
         const end = g.nodeIds[outbound ? g.edgeDst[slot] : g.edgeSrc[slot]];
         if (already !== undefined && already !== end) continue;
         if (only !== undefined && !only.has(id)) continue;
+        if (far !== null && !far.has(end)) continue;
         if (!nodeMatchesStatic(target, end, ctx)) continue;
         if (pre && !passesPre(p, end, preRel ? new RelRef(id, g.nodeIds[g.edgeSrc[slot]], g.nodeIds[g.edgeDst[slot]], g.kinds.name(g.edgeKind[slot])) : undefined)) continue;
         found.push({ p, start, end, edges: [ctx.view.edgeAtSlot(slot)] });
@@ -883,6 +940,7 @@ async function step(part: PatternPart, i: number, side: 'right' | 'left', partia
       ctx.charge(Math.max(1, slots.length));
       if (already !== undefined && already !== end) return;
       if (only !== undefined && !only.has(g.edgeIds[slots[0]])) return;
+      if (far !== null && !far.has(end)) return;
       if (!nodeMatchesStatic(target, end, ctx)) return;
       if (pre && !passesPre(p, end, preRel ? relValue(slots.map((x) => ctx.view.edgeAtSlot(x))) : undefined)) return;
       found.push({ p, start, end, edges: slots.map((x) => ctx.view.edgeAtSlot(x)) });

@@ -80,6 +80,9 @@ const CONSTRUCTED = [
   'MATCH (n:NoSuchLabel) RETURN count(n)',
   'MATCH (n:NoSuchLabel) RETURN n.name, count(n)',
   'MATCH (n:Group) WHERE n.name STARTS WITH "DOMAIN" WITH n.name AS name, count(*) AS c MATCH (m:Group {name: name}) RETURN m, c',
+  // A far end narrowed by a scan of its own conjuncts (a name prefix, an enabled flag) before the walk tests it.
+  'MATCH p=(n:Base)-[:MemberOf]->(g:Group) WHERE n.name STARTS WITH "DOMAIN" RETURN p',
+  'MATCH (g:Group)<-[:MemberOf*1..]-(u:User) WHERE u.enabled = true AND g.objectid ENDS WITH "-512" RETURN g.name, u.name',
   'UNWIND [1, 2, 3] AS x OPTIONAL MATCH (u:User)-[:MemberOf]->(g) WHERE g.name STARTS WITH "DOMAIN" RETURN x, u.name, g.name',
 ];
 
@@ -90,7 +93,7 @@ test('start candidates from relationship kinds, presence tests, relationship pre
     const outcomes = await ingestFiles(t.db, files.map((f) => ({ path: FIXTURES + f })));
     assert.deepEqual(outcomes.filter((o) => o.error), []);
     await analyzeGraph(t.db);
-    const taken = { edgeAnchors: 0, presence: 0, edgePushdown: 0, matchOnce: 0, sqlNarrow: 0, columns: 0, streamAggregation: 0, groupsClosedEarly: 0, prefilter: 0, prefilterDropped: 0, wide: 0, wideScans: 0, edgeColumns: 0 };
+    const taken = { edgeAnchors: 0, presence: 0, edgePushdown: 0, matchOnce: 0, sqlNarrow: 0, columns: 0, streamAggregation: 0, groupsClosedEarly: 0, prefilter: 0, prefilterDropped: 0, wide: 0, wideScans: 0, edgeColumns: 0, farEnds: 0 };
     const finalLimit = /\bLIMIT\s+\d+\s*;?\s*$/i;
     for (const query of [...CONSTRUCTED, ...AD_QUERIES.map((q) => q.query)]) {
       for (const text of finalLimit.test(query) ? [query.replace(finalLimit, ''), query] : [query]) {
@@ -125,6 +128,7 @@ test('start candidates from relationship kinds, presence tests, relationship pre
           taken.prefilterDropped += result.ctx.plan.prefilterDropped;
           taken.wide += result.ctx.plan.wideTaken;
           taken.edgeColumns += result.ctx.plan.edgeColumnsTaken;
+          taken.farEnds += result.ctx.plan.farEndsTaken;
           return result.rows;
         }
       };
@@ -140,6 +144,7 @@ test('start candidates from relationship kinds, presence tests, relationship pre
       assert.deepEqual(canonical(await run({ sqlNarrowAt: 1, wideAt: 1 })), plain, text);
       assert.deepEqual(canonical(await run({ sqlNarrowAt: 1, wideAt: 1 }, true, true)), plain, text);
       assert.deepEqual(canonical(await run({ sqlNarrowAt: 1, wideAt: 1, prefilter: false }, true, true)), plain, text);
+      assert.deepEqual(canonical(await run({ sqlNarrowAt: 1, farEnds: false })), plain, text);
       assert.deepEqual(canonical(await run({ edgeAnchors: false, presence: false, edgePushdown: false })), plain, text);
       assert.deepEqual(canonical(await run({ presence: false, edgePushdown: false })), plain, text);
       assert.deepEqual(canonical(await run({ edgeAnchors: false, edgePushdown: false })), plain, text);
@@ -155,6 +160,7 @@ test('start candidates from relationship kinds, presence tests, relationship pre
     assert.ok(taken.streamAggregation >= 20, `matches streamed into a grouping ${taken.streamAggregation} times`);
     assert.ok(taken.prefilter >= 50, `steps prefiltered ${taken.prefilter} times`);
     assert.ok(taken.prefilterDropped >= 1000, `matches dropped by the prefilter: ${taken.prefilterDropped}`);
+    assert.ok(taken.farEnds >= 10, `far ends narrowed by a scan ${taken.farEnds} times`);
     assert.ok(taken.edgeColumns >= 5, `relationship columns read for the prefilter ${taken.edgeColumns} times`);
     assert.ok(taken.wideScans >= 10, `scans from wide columns ${taken.wideScans} times`);
     assert.ok(taken.wide >= 20, `wide columns read for the probe and the prefilter ${taken.wide} times`);
