@@ -166,41 +166,59 @@ export async function wideColumns(db: Db, keys: readonly string[]): Promise<Map<
 
 async function readWide(db: Db, keys: readonly string[]): Promise<Map<string, Column>> {
   const pg = db.dialect === 'postgres';
-  const select = keys.map((key, i) => {
-    const alias = sql.raw(`v${i}`);
-    if (pg) {
-      const value = sql`(properties::jsonb -> ${key})::text`;
-      return key === 'name' || key === 'objectid' ? sql`coalesce(${value}, to_jsonb(${sql.ref(key)})::text) as ${alias}` : sql`${value} as ${alias}`;
-    }
-    const value = sql`properties -> ${`$."${key}"`}`;
-    return key === 'name' || key === 'objectid' ? sql`coalesce(${value}, json_quote(${sql.ref(key)})) as ${alias}` : sql`${value} as ${alias}`;
+  // name and objectid: the property, else the column (as Cypher sees them), each on its own. SQLite reads
+  // the other keys with one json_extract of them all (one JSON array a row: the text parsed once, each
+  // value's JSON type kept), PostgreSQL key by key.
+  const own = keys.filter((k) => k === 'name' || k === 'objectid');
+  const plain = keys.filter((k) => k !== 'name' && k !== 'objectid');
+  const select = own.map((key, i) => {
+    const alias = sql.raw(`o${i}`);
+    if (pg) return sql`coalesce((properties::jsonb -> ${key})::text, to_jsonb(${sql.ref(key)})::text) as ${alias}`;
+    return sql`coalesce(properties -> ${`$."${key}"`}, json_quote(${sql.ref(key)})) as ${alias}`;
   });
-  const ids = keys.map(() => [] as number[]);
-  const values = keys.map(() => [] as unknown[]);
-  const interned = new Map<string, unknown>();
+  if (pg) plain.forEach((key, i) => select.push(sql`(properties::jsonb -> ${key})::text as ${sql.raw(`p${i}`)}`));
+  else if (plain.length > 0) {
+    // Two paths at least, so the answer is always an array.
+    const paths = plain.map((k) => `$."${k}"`);
+    select.push(sql`json_extract(properties, ${sql.join(paths.length === 1 ? [paths[0], paths[0]] : paths)}) as m`);
+  }
+  const ids = new Map(keys.map((k) => [k, [] as number[]]));
+  const values = new Map(keys.map((k) => [k, [] as unknown[]]));
+  // Repeated strings held once (domainsid, operatingsystem), while there are few of them.
+  const strings = new Map<string, string>();
+  const put = (key: string, id: number, value: unknown) => {
+    if (value === null || value === undefined) return;
+    if (typeof value === 'string' && strings.size < MAX_INTERNED) {
+      const held = strings.get(value);
+      if (held === undefined) strings.set(value, value);
+      else value = held;
+    }
+    ids.get(key)!.push(id);
+    values.get(key)!.push(value);
+  };
   for (let after = Number.MIN_SAFE_INTEGER; ;) {
     const rows = (await sql<Record<string, string | number | null>>`select id, ${sql.join(select)} from nodes where id > ${after} order by id limit ${PAGE}`.execute(db.kysely)).rows;
     if (rows.length === 0) break;
     for (const r of rows) {
       const id = Number(r.id);
-      for (let i = 0; i < keys.length; i++) {
-        const text = r[`v${i}`];
-        if (text === null || text === undefined) continue;
-        const raw = String(text);
-        let value = interned.get(raw);
-        if (value === undefined) {
-          value = JSON.parse(raw);
-          if (interned.size < MAX_INTERNED) interned.set(raw, value);
-        }
-        if (value === null) continue;
-        ids[i].push(id);
-        values[i].push(value);
+      own.forEach((key, i) => {
+        const text = r[`o${i}`];
+        if (text !== null && text !== undefined) put(key, id, JSON.parse(String(text)));
+      });
+      if (pg) {
+        plain.forEach((key, i) => {
+          const text = r[`p${i}`];
+          if (text !== null && text !== undefined) put(key, id, JSON.parse(String(text)));
+        });
+      } else if (plain.length > 0 && r.m !== null && r.m !== undefined) {
+        const all = JSON.parse(String(r.m)) as unknown[];
+        for (let i = 0; i < plain.length; i++) put(plain[i], id, all[i]);
       }
     }
     after = Number(rows[rows.length - 1].id);
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
-  return new Map(keys.map((key, i) => [key, { ids: Float64Array.from(ids[i]), values: values[i] }]));
+  return new Map(keys.map((key) => [key, { ids: Float64Array.from(ids.get(key)!), values: values.get(key)! }]));
 }
 
 /** Hash of the last `-` segment of a text, upper-cased (16 bits). */
