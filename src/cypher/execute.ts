@@ -31,7 +31,7 @@ export interface ExecuteOptions {
   prefilter?: boolean;
   /** A step's far end narrowed by a scan of its own conjuncts before the walk tests it (match.ts farEndsOf); on unless a test compares. */
   farEnds?: boolean;
-  /** Rows from which the probe reads wide columns (property-columns.ts wideColumns); a test sets 1. */
+  /** Rows from which the probe and a step's prefilter read wide and relationship columns (match.ts wideEnough: a third of the nodes, at least 20,000); a test sets 1. */
   wideAt?: number;
   /** A MATCH's matches streamed into the grouping of the aggregating WITH / RETURN after it (groupsMatches); on unless a test compares. */
   streamAggregation?: boolean;

@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../db/create-db.ts';
 import { graphEngine, type GraphView } from '../graph/engine/index.ts';
-import { cacheableKey, column, edgeColumn, keysOf, objectidSuffixes, objectidsEndingIn, objectidTails, passes, wideColumns, type Column, type EdgeColumn } from './property-columns.ts';
+import { cacheableKey, column, edgeColumn, heldWideColumns, keysOf, objectidSuffixes, objectidsEndingIn, objectidTails, passes, wideColumns, type Column, type EdgeColumn } from './property-columns.ts';
 
 /**
  * What the Cypher executor reads from the graph: structure (kinds, tags, neighbours by kind and
@@ -59,7 +59,8 @@ export class GraphSource {
   /**
    * `columns`: answer scans from kept property columns (property-columns.ts); on unless a test compares.
    * `wideScansFrom`: scans over more candidates than this (SMALL_SCAN; Infinity: none) test the keys many
-   * nodes hold in their wide columns; a test sets 0, and `keptColumns: false` to read every key as a wide column.
+   * nodes hold in the wide columns held for them; a test sets 0, and `keptColumns: false` to read every key as a
+   * wide column (the scans too).
    */
   constructor(readonly db: Db, private readonly options: { columns?: boolean; keptColumns?: boolean; wideScansFrom?: number } = {}) {}
 
@@ -171,13 +172,14 @@ export class GraphSource {
       const c = columns.get(p.key)!;
       if (driver === null || c.ids.length < driver.length) driver = c.ids;
     }
-    // Keys more nodes hold than a kept column may (`enabled`, `lastlogon`): over many candidates, their wide
-    // columns (read in one pass for all, then kept for the version) test them in memory instead of SQL.
+    // Keys more nodes hold than a kept column may (`enabled`, `domainsid`): over many candidates, their wide
+    // columns, when the probe or a step's prefilter has read them at this version, test them in memory
+    // instead of SQL. (Not read for a scan: a pass over every node's properties costs more than the scan.)
     const candidateCount = driver?.length ?? byKind?.length ?? view.nodeCount;
     if (candidateCount > (this.options.wideScansFrom ?? SMALL_SCAN) && (driver === null || driver.length > RARE)) {
       const large: string[] = [];
       for (const p of spec.predicates) for (const k of keysOf(p) ?? []) if (!large.includes(k) && !(await known(k))) large.push(k);
-      const wide = large.length > 0 ? await wideColumns(this.db, large) : null;
+      const wide = large.length === 0 ? null : this.options.keptColumns === false ? await wideColumns(this.db, large) : heldWideColumns(this.db, large);
       if (wide !== null) {
         for (const [k, c] of wide) columns.set(k, c);
         this.stats.wideScans++;

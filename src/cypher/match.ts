@@ -146,7 +146,7 @@ async function matchPart(given: PatternPart, inputs: Array<{ row: Row; used: Set
         ctx.checkRows(out.length);
       }
       return out.length >= stopAfter;
-    });
+    }, true);
     partials = out;
     pending = after ?? anchored.pending;
   } else if (part.shortest) {
@@ -189,7 +189,7 @@ async function shortestFirst(
     out.push(...rows);
     ctx.checkRows(out.length);
     return out.length >= stopAfter;
-  });
+  }, true);
   if (part.pathVariable) {
     for (const p of out) p.row[part.pathVariable] = pathOf(p);
   }
@@ -254,6 +254,7 @@ async function anchorPartials(
   part: PatternPart, anchor: NodeEstimate, ends: Float64Array | undefined,
   inputs: Array<{ row: Row; used: Set<number> }>, where: Expr[], ctx: ExecContext,
   each?: (chunk: Partial[], pending: Expr[]) => Promise<boolean>,
+  mayStop = false,
 ): Promise<{ partials: Partial[]; pending: Expr[] }> {
   const { index, pushdowns, label } = anchor;
   const pattern = part.nodes[index];
@@ -299,7 +300,8 @@ async function anchorPartials(
       if (pattern.props) await ctx.ensureNodes(chunk);
       const bound: Partial[] = [];
       for (const id of chunk) if (nodeMatchesProps(pattern, id, input.row, ctx)) bound.push(fresh(input, id));
-      const filtered = await filterReady(bound, where, ctx);
+      // The rows expected over all chunks: every candidate's, unless the caller may stop early (LIMIT pushdown).
+      const filtered = await filterReady(bound, where, ctx, mayStop ? bound.length : accepted.length);
       // Every chunk with candidates binds the same variables, so leaves the same conjuncts pending.
       if (bound.length > 0) pending = filtered.pending;
       // Streamed: each chunk is consumed at once and the caller says when it has enough.
@@ -467,7 +469,8 @@ function readsRelationship(c: Expr, row: Row): boolean {
   });
 }
 
-async function filterReady(partials: Partial[], pending: Expr[], ctx: ExecContext): Promise<{ partials: Partial[]; pending: Expr[] }> {
+/** `expected`: how many rows the caller expects over all its batches (wide columns are read for many: wideEnough). */
+async function filterReady(partials: Partial[], pending: Expr[], ctx: ExecContext, expected = partials.length): Promise<{ partials: Partial[]; pending: Expr[] }> {
   if (partials.length === 0 || pending.length === 0) return { partials, pending };
   const bound = new Set(Object.keys(partials[0].row));
   const ready: Expr[] = [];
@@ -490,7 +493,7 @@ async function filterReady(partials: Partial[], pending: Expr[], ctx: ExecContex
     if (kept.length === 0) break;
     let undecided = kept;
     let passed: Set<Partial> | null = null;
-    const columns = readsDetails([c]) && kept.length >= ctx.plan.sqlNarrowAt ? await probeColumns(kept, c, ctx) : false;
+    const columns = readsDetails([c]) && kept.length >= ctx.plan.sqlNarrowAt ? await probeColumns(kept, c, ctx, Math.max(expected, kept.length)) : false;
     if (readsDetails([c]) && (columns || mayDecideWithout(c))) {
       // First without details: a row that `(n:Tag_Tier_Zero) OR n.x …` decides by its label needs none read.
       ({ undecided, passed } = probe(kept, c, ctx));
@@ -547,13 +550,24 @@ async function narrowInSql(rows: Partial[], c: Expr, ctx: ExecContext): Promise<
  * properties it reads (`n.system_tags`, a key few nodes hold), so the probe reads those from the
  * columns and decides rows without their details. Whether every property it reads is so covered.
  */
-async function probeColumns(rows: Partial[], c: Expr, ctx: ExecContext): Promise<boolean> {
-  return columnsFor(c, rows[0].row, rows.length, ctx);
+async function probeColumns(rows: Partial[], c: Expr, ctx: ExecContext, expected: number): Promise<boolean> {
+  return columnsFor(c, rows[0].row, expected, ctx);
 }
 
 /**
+ * Whether a question over `rows` rows (all batches) is worth a wide column: a pass over every node's
+ * properties costs about a third of reading the details of as many nodes, so over a third of the graph's
+ * nodes (and ctx.plan.wideAt, unless a test sets it).
+ */
+function wideEnough(rows: number, ctx: ExecContext): boolean {
+  return rows >= (ctx.plan.wideAt ?? Math.max(WIDE_AT, ctx.view.nodeCount / 3));
+}
+/** Fewest rows for a wide column. */
+const WIDE_AT = 20_000;
+
+/**
  * The columns for the node properties a conjunct reads (`sample`: a row binding its variables), into
- * ctx.probeColumns: kept columns, else, over at least ctx.plan.wideAt rows, wide columns (every node
+ * ctx.probeColumns: kept columns, else, over many rows (wideEnough), wide columns (every node
  * holding the key, read in one pass for all of them: `a.domainsid <> b.domainsid`, `n.enabled`, `n.name`),
  * and the objectid tail hashes for suffix tests. Whether every property it reads is so covered.
  */
@@ -586,7 +600,7 @@ async function columnsFor(c: Expr, sample: Row, rowCount: number, ctx: ExecConte
     if (!read) return false;
     const column = await ctx.source.keptColumn(key);
     if (column !== null) ctx.probeColumns.set(key, column);
-    else if (rowCount >= ctx.plan.wideAt && wideKey(key)) wide.push(key);
+    else if (wideEnough(rowCount, ctx) && wideKey(key)) wide.push(key);
     else covered = false;
   }
   if (covered && wide.length > 0) {
@@ -603,7 +617,7 @@ async function columnsFor(c: Expr, sample: Row, rowCount: number, ctx: ExecConte
     const kinds = relKinds!.get(relVar!)!;
     const held = ctx.probeEdgeColumns.get(key);
     if (held !== undefined && kinds.every((k) => held.kinds.has(k))) continue;
-    if (!read || rowCount < ctx.plan.wideAt) {
+    if (!read || !wideEnough(rowCount, ctx)) {
       covered = false;
       break;
     }
@@ -660,6 +674,20 @@ function prefilterPasses(conjuncts: Prefilter, scratch: Row, ctx: ExecContext): 
   } finally {
     ctx.probing = false;
   }
+}
+
+/** An upper bound of a one-step walk's matches (edges of any kind at its start nodes in its direction), else the partials' number. */
+function estimateWalk(partials: Partial[], from: number, r: RelPattern, side: 'right' | 'left', ctx: ExecContext): number {
+  const direction = walkDirection(r, side);
+  if (r.range !== null || direction === 'both') return partials.length;
+  const g = ctx.view.graph;
+  let n = 0;
+  for (const p of partials) {
+    const at = g.position(p.nodes[from]!);
+    if (at < 0) continue;
+    n += direction === 'outbound' ? g.outStart[at + 1] - g.outStart[at] : g.inStart[at + 1] - g.inStart[at];
+  }
+  return n;
 }
 
 /** Most nodes a far-end set holds (a scan finding more: not used). */
@@ -794,7 +822,11 @@ async function step(part: PatternPart, i: number, side: 'right' | 'left', partia
   let pending = where;
   // The conjuncts matches are tested by before rows are made of them (prefilterOf; undefined: not decided
   // yet, once many matches are found), on a scratch row per partial holding the match's node and relationship.
+  // The matches the step may make (one step: its start nodes' edges in that direction, of any kind; longer: its partials).
+  const walkEstimate = estimateWalk(partials, from, r, side, ctx);
   let pre: Prefilter | null | undefined;
+  // Whether the prefilter was decided with columns read for it (over many matches).
+  let preRead = false;
   let preRel = false;
   let scratchOf: Partial | null = null;
   let scratch: Row = {};
@@ -839,9 +871,10 @@ async function step(part: PatternPart, i: number, side: 'right' | 'left', partia
       if (far !== null) batch = batch.filter((f) => far!.has(f.end));
       if (batch.length === 0) return;
     }
-    if (pre === undefined && where.length > 0 && batch.length >= ctx.plan.sqlNarrowAt) {
-      // Over many matches, columns may be read for the prefilter.
-      setPre(await prefilterOf(where, sampleAfter(batch[0].p.row, batch[0].end), batch.length, ctx, true, stepKinds));
+    if (!preRead && where.length > 0 && batch.length >= ctx.plan.sqlNarrowAt) {
+      // Over many matches, columns may be read for the prefilter (it may have started with the held ones).
+      preRead = true;
+      setPre(await prefilterOf(where, sampleAfter(batch[0].p.row, batch[0].end), Math.max(batch.length, walkEstimate), ctx, true, stepKinds));
       // The matches found before it was decided; those after are tested as they are found.
       if (pre !== null) batch = batch.filter((f) => passesPre(f.p, f.end, preRel ? relValue(f.edges) : undefined));
       if (batch.length === 0) return;
@@ -883,7 +916,7 @@ async function step(part: PatternPart, i: number, side: 'right' | 'left', partia
       out = out.filter((p) => p.segs[i]!.rels.every((x) => relPropsMatch(r, x, p.row, ctx)));
     }
     if (out.length === 0) return;
-    const filtered = await filterReady(out, where, ctx);
+    const filtered = await filterReady(out, where, ctx, walkEstimate);
     // Every batch binds the same variables, so leaves the same conjuncts pending.
     pending = filtered.pending;
     if (emit !== undefined) {
