@@ -132,7 +132,9 @@ export class GraphSource {
         return found;
       }
     }
-    const where = sql.join(spec.predicates.map((p) => this.pushdown(p)), sql` and `);
+    // The label's text test first (SQLite tests the terms in order): the other nodes' properties are not parsed.
+    const label = spec.kind !== null && !spec.kind.startsWith('Tag_') ? [this.exactPushdown({ op: 'kind', label: spec.kind })] : [];
+    const where = sql.join([...label, ...spec.predicates.map((p) => this.pushdown(p))], sql` and `);
     const rows = await sql<{ id: number }>`select id from nodes where ${where} order by id`.execute(this.db.kysely);
     const ids = rows.rows.map((r) => Number(r.id));
     return spec.kind === null ? ids.filter((id) => view.has(id)) : ids.filter((id) => view.hasKind(id, spec.kind!));
