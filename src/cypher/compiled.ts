@@ -1,7 +1,7 @@
 import type { Expr } from './ast.ts';
 import type { ExecContext } from './context.ts';
 import { byObjectidTail, compareOp, evaluate, labelsMatch, property, stringOp, truth } from './eval.ts';
-import { valueAtPosition } from './property-columns.ts';
+import { positionIndex, valueAtPosition } from './property-columns.ts';
 import { NodeRef, RelRef, type Row, type Value } from './values.ts';
 
 /** An expression made into closures over one execution: the same value as evaluate() gives in the row. */
@@ -28,6 +28,25 @@ export function compile(e: Expr, ctx: ExecContext): Compiled {
     case 'prop': {
       const key = e.key;
       const column = ctx.probeColumns.get(key);
+      if (e.target.t === 'var' && column !== undefined) {
+        // The column's values by snapshot position, looked up once: two array reads a node (the same
+        // value its details hold, so read from the column even when they are loaded).
+        const name = e.target.name;
+        const graph = ctx.view.graph;
+        const index = positionIndex(column, graph);
+        const values = column.values;
+        return (row) => {
+          const target = row[name] ?? null;
+          if (ctx.probing && target instanceof NodeRef) {
+            const p = graph.position(target.id);
+            if (p >= 0) {
+              const at = index[p];
+              return at < 0 ? null : ((values[at] as Value | undefined) ?? null);
+            }
+          }
+          return property(target, key, e, ctx);
+        };
+      }
       if (e.target.t === 'var') {
         const name = e.target.name;
         const graph = ctx.view.graph;

@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../db/create-db.ts';
 import { graphEngine, type GraphView } from '../graph/engine/index.ts';
-import { cacheableKey, column, edgeColumn, heldWideColumns, keysOf, objectidSuffixes, objectidsEndingIn, objectidTails, passes, wideColumns, type Column, type EdgeColumn } from './property-columns.ts';
+import { cacheableKey, column, edgeColumn, heldWideColumns, keysOf, readColumnsTogether, objectidSuffixes, objectidsEndingIn, objectidTails, passes, wideColumns, type Column, type EdgeColumn } from './property-columns.ts';
 
 /**
  * What the Cypher executor reads from the graph: structure (kinds, tags, neighbours by kind and
@@ -157,6 +157,8 @@ export class GraphSource {
       return true;
     };
     let driver: ArrayLike<number> | null = null;
+    // The keys not read yet, read together (one pass for several rare keys).
+    if (this.options.keptColumns !== false) await readColumnsTogether(this.db, spec.predicates.flatMap((p) => keysOf(p) ?? []));
     // objectid ENDS WITH '…-512' (or an OR of such): the nodes whose objectid has that last segment.
     const bySuffix = new Set<Pushdown>();
     for (const p of spec.predicates) {

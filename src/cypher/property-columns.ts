@@ -88,20 +88,54 @@ export async function column(db: Db, key: string): Promise<Column | 'large' | nu
   h.keys ??= keySample(db);
   const estimate = (await h.keys)?.get(key);
   const read = estimate !== undefined && estimate > 2 * MAX_COLUMN ? 'large' as const : await readColumn(db, key);
-  // The read began at `version`: kept under that version only (a write since makes it stale at once).
-  if (held.get(db) === h) {
-    if (read === 'large') h.large.add(key);
-    else {
-      while (h.entries + read.ids.length > MAX_ENTRIES && h.columns.size > 0) {
-        const oldest = h.columns.keys().next().value!;
-        h.entries -= h.columns.get(oldest)!.ids.length;
-        h.columns.delete(oldest);
-      }
-      h.columns.set(key, read);
-      h.entries += read.ids.length;
-    }
-  }
+  keep(db, h, key, read);
   return read;
+}
+
+/** Keeps a column read at `h`'s version (not when a write has made it stale since: read at `version`, kept under it only). */
+function keep(db: Db, h: Held, key: string, read: Column | 'large'): void {
+  if (held.get(db) !== h) return;
+  if (read === 'large') h.large.add(key);
+  else {
+    while (h.entries + read.ids.length > MAX_ENTRIES && h.columns.size > 0) {
+      const oldest = h.columns.keys().next().value!;
+      h.entries -= h.columns.get(oldest)!.ids.length;
+      h.columns.delete(oldest);
+    }
+    h.columns.set(key, read);
+    h.entries += read.ids.length;
+  }
+}
+
+/**
+ * Reads the columns of several keys in one pass over `nodes` (a scan testing `n.userpassword IS NOT NULL
+ * OR n.unixpassword IS NOT NULL OR …`: keys few or no nodes hold, each a pass of its own otherwise), when
+ * none is kept or known large and together they are held by at most MAX_COLUMN nodes (else each is read
+ * on its own, as column() does).
+ */
+export async function readColumnsTogether(db: Db, keys: readonly string[]): Promise<void> {
+  const h = heldAt(db);
+  if (h === null) return;
+  h.keys ??= keySample(db);
+  const estimates = await h.keys;
+  const wanted = [...new Set(keys)].filter((k) => cacheableKey(k) && !h.large.has(k) && !h.columns.has(k) && !((estimates?.get(k) ?? 0) > 2 * MAX_COLUMN));
+  if (wanted.length < 2) return;
+  const pg = db.dialect === 'postgres';
+  const values = wanted.map((key, i) => (pg ? sql`(properties::jsonb -> ${key})::text as ${sql.raw(`v${i}`)}` : sql`properties -> ${`$."${key}"`} as ${sql.raw(`v${i}`)}`));
+  const holds = wanted.map((key) => (pg ? sql`strpos(properties, ${`"${key}"`}) > 0` : sql`instr(properties, ${`"${key}"`}) > 0`));
+  const rows = (await sql<Record<string, string | number | null>>`select id, ${sql.join(values)} from nodes where ${sql.join(holds, sql` or `)} limit ${MAX_COLUMN + 1}`.execute(db.kysely)).rows;
+  if (rows.length > MAX_COLUMN) return;
+  wanted.forEach((key, i) => {
+    const pairs: Array<[number, unknown]> = [];
+    for (const r of rows) {
+      const text = r[`v${i}`];
+      if (text === null || text === undefined) continue;
+      const value: unknown = JSON.parse(String(text));
+      if (value !== null) pairs.push([Number(r.id), value]);
+    }
+    pairs.sort((a, b) => a[0] - b[0]);
+    keep(db, h, key, { ids: Float64Array.from(pairs, (x) => x[0]), values: pairs.map((x) => x[1]) });
+  });
 }
 
 function heldAt(db: Db): Held | null {
@@ -383,6 +417,15 @@ const byPosition = new WeakMap<Column, { graph: GraphSnapshot; index: Int32Array
  * (a prefilter over millions of matches reads two columns a match).
  */
 export function valueAtPosition(column: Column, graph: GraphSnapshot, id: number): unknown {
+  const p = graph.position(id);
+  // A node the snapshot does not hold: searched in the column.
+  if (p < 0) return valueAt(column, id);
+  const at = positionIndex(column, graph)[p];
+  return at < 0 ? undefined : column.values[at];
+}
+
+/** A column's value index by position in a snapshot (-1: the node lacks the key), made once per column and snapshot. */
+export function positionIndex(column: Column, graph: GraphSnapshot): Int32Array {
   let held = byPosition.get(column);
   if (held === undefined || held.graph !== graph) {
     const index = new Int32Array(graph.nodeCount).fill(-1);
@@ -393,11 +436,7 @@ export function valueAtPosition(column: Column, graph: GraphSnapshot, id: number
     }
     byPosition.set(column, (held = { graph, index }));
   }
-  const p = graph.position(id);
-  // A node the snapshot does not hold: searched in the column.
-  if (p < 0) return valueAt(column, id);
-  const at = held.index[p];
-  return at < 0 ? undefined : column.values[at];
+  return held.index;
 }
 
 /** The value of a column at a node id (undefined when the node lacks the key). */
