@@ -1,6 +1,7 @@
 /**
  * The unified benchmark: `npm run bench -- [--database sqlite|postgres] [--scale small|large] [--only NAME[,NAME]]
- *   [--duration S] [--warmup S] [--connections K] [--writes N] [--accept-encoding gzip] [--client autocannon|wrk] [--rebuild] [--no-build]`
+ *   [--duration S] [--warmup S] [--connections K] [--writes N] [--accept-encoding gzip] [--client autocannon|wrk] [--rebuild] [--no-build]
+ *   [--label NAME]`
  *
  * `--accept-encoding gzip` sends that header with every request, as browsers and most HTTP clients do: the
  * captured (and replayed) bytes are then the compressed ones, and results carry `-accept-gzip` in their name.
@@ -61,6 +62,20 @@ function procStatus(pid: number): { rssMb: number; hwmMb: number } {
 function cpuSeconds(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/**
+ * The CPU of the process's main thread alone (/proc/<pid>/task/<pid>/stat): JavaScript, and everything a CPU profile
+ * sees. The rest of cpuSeconds is other threads' (V8's concurrent marking and sweeping, libuv's pool), which a
+ * profile of the main thread does not show.
+ */
+function mainThreadCpuSeconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
 }
 
 function loadAverage(): string {
@@ -165,6 +180,8 @@ interface Load {
   serverRssMb: number;
   serverPeakRssMb: number;
   serverCpuMicrosPerRequest: number;
+  /** Of serverCpuMicrosPerRequest, the main thread's (the rest: V8's GC helper threads, libuv's pool). */
+  serverMainThreadCpuMicrosPerRequest?: number;
 }
 
 interface Target {
@@ -184,6 +201,7 @@ async function load(base: string, pid: number, t: Target, opts: { duration?: num
   if (opts.client === 'wrk' && opts.duration && !t.body && !t.pathFor) return wrkLoad(base, pid, t, opts.duration, opts.connections);
   let next = 0;
   const cpu0 = cpuSeconds(pid);
+  const main0 = mainThreadCpuSeconds(pid);
   // Bounded runs (`amount`) end on autocannon's 1-second tick, so their rate is timed here: first request
   // set up to last response received.
   let first = 0;
@@ -206,6 +224,7 @@ async function load(base: string, pid: number, t: Target, opts: { duration?: num
   });
   const seconds = (last - first) / 1000;
   const cpu = cpuSeconds(pid) - cpu0;
+  const mainCpu = mainThreadCpuSeconds(pid) - main0;
   const { rssMb, hwmMb } = procStatus(pid);
   const requests = r.requests.total;
   return {
@@ -215,6 +234,7 @@ async function load(base: string, pid: number, t: Target, opts: { duration?: num
     bytesPerResponse: Math.round(r.throughput.total / Math.max(1, requests)),
     serverRssMb: rssMb, serverPeakRssMb: hwmMb,
     serverCpuMicrosPerRequest: Math.round((cpu * 1e6) / Math.max(1, requests)),
+    serverMainThreadCpuMicrosPerRequest: Math.round((mainCpu * 1e6) / Math.max(1, requests)),
   };
 }
 
@@ -375,7 +395,9 @@ export async function run(args: string[]): Promise<void> {
   results.loadAverageEnd = loadAverage();
   results.testRunsAtEnd = testRunsInProgress();
   if (database === 'postgres') results.postgresVsSqlite = compareWithSqlite(results);
-  write(results, `${vary ? '-vary' : ''}${only.length ? `-only-${only.join('+')}` : ''}${loadSuffix(results)}`);
+  // --label NAME: appended to the result files' names (keeps a run apart from the tracked results of the same command).
+  const label = option(args, 'label', '');
+  write(results, `${vary ? '-vary' : ''}${only.length ? `-only-${only.join('+')}` : ''}${loadSuffix(results)}${label ? `-${label.replace(/[^a-z0-9.-]+/gi, '-')}` : ''}`);
 }
 
 /** What a result file's name says about how the load was made (none for the defaults). */
@@ -488,7 +510,8 @@ async function endpoints(m: Manifest, results: Results, o: { want: (n: string) =
           met: v.target === 'cpu-1ms' ? endpoint.serverCpuMicrosPerRequest <= 1000
             : v.target === 'p99-25ms' ? endpoint.p99 <= 25 : cpuRatio <= 4 && endpoint.p99 <= 25,
         };
-        log(`${name}: replay ${baseline.serverCpuMicrosPerRequest} µs CPU/request (endpoint/replay ${cpuRatio}); ${v.sent.urls.size} distinct of ${v.sent.total} URLs sent`);
+        log(`${name}: replay ${baseline.serverCpuMicrosPerRequest} µs CPU/request (endpoint/replay ${cpuRatio}); ${v.sent.urls.size} distinct of ${v.sent.total} URLs sent; ` +
+          `main thread ${endpoint.serverMainThreadCpuMicrosPerRequest} µs (replay ${baseline.serverMainThreadCpuMicrosPerRequest}), other threads ${endpoint.serverCpuMicrosPerRequest - (endpoint.serverMainThreadCpuMicrosPerRequest ?? 0)} µs (replay ${baseline.serverCpuMicrosPerRequest - (baseline.serverMainThreadCpuMicrosPerRequest ?? 0)})`);
       }
     }
     if (o.vary) {
@@ -631,19 +654,21 @@ const yes = (b: boolean | null | undefined) => (b === null || b === undefined ? 
 
 const AIMS: Record<VaryTarget['target'], string> = { 'x4-replay': 'CPU ≤ 4× replay, p99 ≤ 25 ms', 'cpu-1ms': 'CPU ≤ 1,000 µs', 'p99-25ms': 'p99 ≤ 25 ms' };
 
+const mainThread = (l: Load) => (l.serverMainThreadCpuMicrosPerRequest === undefined ? '' : ` (${l.serverMainThreadCpuMicrosPerRequest})`);
+
 /** --vary: per case, the distinct-request figures and the database's own share. */
 function varyLines(r: Results): string[] {
   return [
     '## Distinct requests (`--vary`, bench/vary.ts: every request differs; the response cache is on)',
     '',
-    '| case | requests | distinct URLs | mean bytes | req/s | p50 ms | p99 ms | server CPU µs/req | replay CPU µs/req | server / replay CPU | in-process: statements\' share of the time (statements/req) | in-process: CPU µs/req, wall µs/req, of it in statements | non-2xx | target | met |',
+    '| case | requests | distinct URLs | mean bytes | req/s | p50 ms | p99 ms | server CPU µs/req (main thread) | replay CPU µs/req (main thread) | server / replay CPU | in-process: statements\' share of the time (statements/req) | in-process: CPU µs/req, wall µs/req, of it in statements | non-2xx | target | met |',
     '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|',
     ...r.rows.filter((x) => x.vary).map((x) => {
       const v = x.vary!;
-      return `| ${x.name} | \`${v.shape}\` | ${v.distinct} of ${v.sent} | ${x.endpoint.bytesPerResponse} | ${x.endpoint.rps} | ${x.endpoint.p50} | ${x.endpoint.p99} | ${x.endpoint.serverCpuMicrosPerRequest} | ${v.replayCpuMicros} | ${v.cpuRatio} | ${v.dbShare === undefined ? '–' : `${Math.round(v.dbShare * 100)} %`} (${v.statements ?? '–'}) | ${v.inProcessCpuMicros ?? '–'}, ${v.inProcessMicros ?? '–'}, ${v.dbMicros ?? '–'} | ${x.endpoint.non2xx} | ${AIMS[v.target]} | ${yes(v.met)} |`;
+      return `| ${x.name} | \`${v.shape}\` | ${v.distinct} of ${v.sent} | ${x.endpoint.bytesPerResponse} | ${x.endpoint.rps} | ${x.endpoint.p50} | ${x.endpoint.p99} | ${x.endpoint.serverCpuMicrosPerRequest}${mainThread(x.endpoint)} | ${v.replayCpuMicros}${mainThread(x.baseline)} | ${v.cpuRatio} | ${v.dbShare === undefined ? '–' : `${Math.round(v.dbShare * 100)} %`} (${v.statements ?? '–'}) | ${v.inProcessCpuMicros ?? '–'}, ${v.inProcessMicros ?? '–'}, ${v.dbMicros ?? '–'} | ${x.endpoint.non2xx} | ${AIMS[v.target]} | ${yes(v.met)} |`;
     }),
     '',
-    'The replay answers one captured response of the case (the first drawn request) from a bare Fastify process. "In-process": the same kind of requests injected into an application in the bench process on the same database (no HTTP); the statements\' wall time comes from Kysely\'s query log, and their share of the in-process wall time is the database\'s own part of the work (wall times stretch with the load on the machine; the share much less). Server CPU counts the Scent process only: on PostgreSQL the database server\'s own CPU is not in it.',
+    'The replay answers one captured response of the case (the first drawn request) from a bare Fastify process. Server CPU is the whole process\'s (/proc/<pid>/stat); in parentheses its main thread\'s alone (what a CPU profile sees; the rest is V8\'s GC helper threads and libuv\'s pool). "In-process": the same kind of requests injected into an application in the bench process on the same database (no HTTP); the statements\' wall time comes from Kysely\'s query log, and their share of the in-process wall time is the database\'s own part of the work (wall times stretch with the load on the machine; the share much less). Server CPU counts the Scent process only: on PostgreSQL the database server\'s own CPU is not in it.',
     '',
   ];
 }

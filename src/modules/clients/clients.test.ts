@@ -155,3 +155,31 @@ test('clients carry their events, running job and finished-job count; the versio
     status: 400, messages: ['the specified column cannot be filtered: configured_user'],
   });
 });
+
+test('a flush writes every pending check-in (several statements of many clients), never moving one back in time, as a presence-only write', async () => {
+  const { flushCheckins, recordCheckin } = await import('./clients.repository.ts');
+  const { nowMicros } = await import('../../db/time.ts');
+  const k = t.db.kysely;
+  const now = nowMicros();
+  const ids = Array.from({ length: 600 }, (_, i) => `flush-batch-${String(i).padStart(4, '0')}`);
+  await k.insertInto('clients').values(ids.map((id, i) => ({
+    id, name: id, type: 'sharphound', domain_controller: '', ip_address: 'old', hostname: '', current_job_id: null,
+    // Every third client already checked in later than this flush will say (another instance): it keeps its row.
+    last_checkin: i % 3 === 0 ? now + 3_600_000_000 : i % 3 === 1 ? null : now - 60_000_000,
+    created_at: now, updated_at: now, deleted_at: null,
+  }))).execute();
+  const before = t.db.versions.snapshot(['clients']);
+  for (const [i, id] of ids.entries()) recordCheckin(k, id, `10.0.${Math.floor(i / 256)}.${i % 256}`);
+  await flushCheckins(k);
+  assert.equal(t.db.versions.snapshot(['clients']), before, 'a check-in is not a write to clients');
+  const rows = await k.selectFrom('clients').select(['id', 'last_checkin', 'ip_address']).where('id', 'in', ids).orderBy('id').execute();
+  assert.equal(rows.length, ids.length);
+  for (const [i, r] of rows.entries()) {
+    if (i % 3 === 0) assert.deepEqual([Number(r.last_checkin), r.ip_address], [now + 3_600_000_000, 'old'], r.id);
+    else {
+      assert.ok(Number(r.last_checkin) >= now && Number(r.last_checkin) <= nowMicros(), r.id);
+      assert.equal(r.ip_address, `10.0.${Math.floor(i / 256)}.${i % 256}`, r.id);
+    }
+  }
+  await k.deleteFrom('clients').where('id', 'in', ids).execute();
+});
