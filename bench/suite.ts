@@ -22,7 +22,7 @@
  * 5. Writes bench/results/<date>-<database>-<scale>.md and .json.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -40,7 +40,8 @@ const ROOT = new URL('../', import.meta.url).pathname;
 const BIN = join(ROOT, 'bin/scent.js');
 const RESULTS = join(ROOT, 'bench/results');
 const SECRET = 'bench-secret-that-is-long-enough-for-hs256!!';
-const log = (s: string) => console.log(`[bench] ${s}`);
+// With SCENT_BENCH_SERVER_STDOUT, stamped with the same clock as that file's lines.
+const log = (s: string) => console.log(`[bench]${process.env.SCENT_BENCH_SERVER_STDOUT ? ` ${(Date.now() / 1000).toFixed(3)}` : ''} ${s}`);
 
 function option(args: string[], name: string, fallback: string): string {
   const i = args.indexOf(`--${name}`);
@@ -106,14 +107,30 @@ function serveArgs(url: string, port: number): string[] {
 async function startApp(url: string): Promise<{ child: ChildProcess; base: string }> {
   // SCENT_BENCH_CPU_PROF=DIR: the server writes a V8 CPU profile there when it stops (for `--only` runs).
   const profile = process.env.SCENT_BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.SCENT_BENCH_CPU_PROF}`] : [];
-  const child = spawn(process.execPath, [...profile, ...serveArgs(url, 0)], { stdio: ['ignore', 'pipe', 'inherit'] });
-  for await (const line of createInterface({ input: child.stdout! })) {
-    const m = /serving the BloodHound v2 API at (http:\/\/\S+)/.exec(line);
-    if (m) {
-      child.stdout!.resume();
-      return { child, base: m[1] };
-    }
-  }
+  // SCENT_BENCH_NODE_FLAGS='--trace-gc …': more flags for the server's node; SCENT_BENCH_SERVER_STDOUT=FILE: what the
+  // server prints after its banner (--trace-gc's lines) goes there instead of nowhere.
+  const flags = (process.env.SCENT_BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...profile, ...flags, ...serveArgs(url, 0)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: child.stdout! });
+  const out = process.env.SCENT_BENCH_SERVER_STDOUT ? createWriteStream(process.env.SCENT_BENCH_SERVER_STDOUT) : undefined;
+  const base = await new Promise<string | undefined>((resolve) => {
+    let found: string | undefined;
+    lines.on('line', (line) => {
+      if (found) return void out?.write(`${(Date.now() / 1000).toFixed(3)} ${line}\n`);
+      const m = /serving the BloodHound v2 API at (http:\/\/\S+)/.exec(line);
+      if (!m) return;
+      resolve((found = m[1]));
+      if (!out) {
+        lines.close();
+        child.stdout!.resume();
+      }
+    });
+    lines.once('close', () => {
+      out?.end();
+      resolve(undefined);
+    });
+  });
+  if (base) return { child, base };
   throw new Error('the server did not start');
 }
 
@@ -499,6 +516,7 @@ async function endpoints(m: Manifest, results: Results, o: { want: (n: string) =
         v.sent.total = 0;
         v.sent.urls.clear();
       }
+      if (process.env.SCENT_BENCH_SERVER_STDOUT) log(`${name}: timed load begins`);
       const endpoint = await load(app.base, pid, t, { duration: o.duration, ...timed });
       record(name, t, 'read', endpoint, baseline);
       if (v.sent && v.target) {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BoundedCache } from './bounded-cache.ts';
+import { Admission, BoundedCache } from './bounded-cache.ts';
 
 test('bounded cache: holds at most its bytes, oldest out first, oversized entries not kept, re-set recounted', () => {
   const cache = new BoundedCache<string>(800, (v) => v.length); // an entry may take up to 100 bytes
@@ -63,4 +63,29 @@ test('bounded cache: oldest first follows the order of the sets, through deletes
   assert.equal(cache.size, 0);
   cache.set('e', 'x'.repeat(99)); // the list emptied cleanly
   assert.equal(cache.size, 1);
+});
+
+test('bounded cache: full once a new entry as large as the largest kept would make another go', () => {
+  const cache = new BoundedCache<string>(800, (v) => v.length); // the largest entry kept: 100 bytes with its key
+  for (let i = 0; i < 7; i++) cache.set(`k${i}`, 'x'.repeat(97));
+  assert.equal(cache.full, false); // 693 + 100 ≤ 800
+  cache.set('k7', 'x'.repeat(97));
+  assert.equal(cache.full, true); // 792 + 100 > 800
+  cache.delete('k7');
+  assert.equal(cache.full, false);
+});
+
+test('admission: a key is seen before from its second time on; its salt tells keys apart', () => {
+  const a = new Admission();
+  assert.equal(a.seenBefore('client-1', '"etag-a"'), false);
+  assert.equal(a.seenBefore('client-1', '"etag-a"'), true);
+  assert.equal(a.seenBefore('client-1', '"etag-a"'), true);
+  assert.equal(a.seenBefore('client-1', '"etag-b"'), false);
+  assert.equal(a.seenBefore('client-2', '"etag-a"'), false);
+  // Many keys: most are remembered (one slot each of 65,536; a later key may take an earlier one's slot: 10,000 keys
+  // lose about 7 %, and each miss of the second pass takes a slot again).
+  let remembered = 0;
+  for (let i = 0; i < 10_000; i++) a.seenBefore(`k${i}`);
+  for (let i = 0; i < 10_000; i++) if (a.seenBefore(`k${i}`)) remembered++;
+  assert.ok(remembered > 8_000, `${remembered} of 10,000`);
 });

@@ -84,6 +84,42 @@ export class BoundedCache<V> {
   get size(): number {
     return this.entries.size;
   }
+
+  /**
+   * Whether a new entry would now make another go (within an eighth of the bound: the largest entry kept). A cache
+   * that is full under values asked once (distinct requests) evicts one per fill; its caller may then keep only what
+   * is asked again (see Admission).
+   */
+  get full(): boolean {
+    return this.bytes + this.maxEntryBytes > this.maxBytes;
+  }
+}
+
+/**
+ * Which new entries a full cache takes: a value asked once (most of what distinct requests make) would push out one
+ * that may be asked again, and keeping it costs its bytes and a few objects that live long enough to be moved to V8's
+ * old generation, which then fills with them and is marked and compacted every second or so (at large scale, the
+ * most expensive work of a poll after the socket write). So, once the cache is full, a value is kept at its second
+ * time (`seenBefore`): one 32-bit tag per slot of a table of integers (no object per value); a collision only keeps a
+ * value at its first time, or at its third. While the cache has room every value is kept.
+ */
+export class Admission {
+  private readonly tags = new Int32Array(1 << 16);
+
+  /** Records `key` (with `salt`, a string that tells keys apart cheaply: an ETag) and says whether it came before. */
+  seenBefore(key: string, salt = ''): boolean {
+    let h = 0x811c9dc5;
+    for (let i = 0; i < salt.length; i++) h = Math.imul(h ^ salt.charCodeAt(i), 0x01000193);
+    for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
+    h = Math.imul(h ^ (h >>> 16), 0x85ebca6b); // murmur3's finaliser: FNV-1a's low bits alone are poorly spread
+    h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+    h ^= h >>> 16;
+    const slot = h & (this.tags.length - 1);
+    const tag = h | 1; // never the empty slot's 0
+    if (this.tags[slot] === tag) return true;
+    this.tags[slot] = tag;
+    return false;
+  }
 }
 
 /**
@@ -104,6 +140,11 @@ export class VersionedCache<V> {
     if (!this.versions.usable()) return undefined;
     const e = this.kept.get(key);
     return e && e.snapshot === this.versions.snapshot(tables) && nowMicros() < e.validUntil ? e.value : undefined;
+  }
+
+  /** Whether a new entry would make another go (BoundedCache.full). */
+  get full(): boolean {
+    return this.kept.full;
   }
 
   /** Call before reading; returns what keeps the value those reads produce (again: re-counted). */

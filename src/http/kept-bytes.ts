@@ -13,19 +13,38 @@ const SLAB_BYTES = 256 * 1024;
 /** The longest string written into a slab (UTF-8 takes at most 3 bytes per UTF-16 code unit). */
 const SLAB_MAX_CHARS = 32 * 1024;
 
-let slab: Buffer = Buffer.allocUnsafeSlow(0);
-let used = 0;
+/** Strings' UTF-8 bytes written one after another into 256 KiB slabs (a new slab when the next may not fit). */
+class Slabs {
+  private slab: Buffer = Buffer.allocUnsafeSlow(0);
+  private used = 0;
+
+  bytes(text: string): Buffer {
+    if (text.length > SLAB_MAX_CHARS) return Buffer.from(text);
+    if (this.used + text.length * 3 > this.slab.length) {
+      this.slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
+      this.used = 0;
+    }
+    const start = this.used;
+    const end = start + this.slab.write(text, start, 'utf8'); // room for the longest encoding: never truncated
+    this.used = end + ((8 - (end % 8)) % 8); // the next one 8-byte aligned, as Node's pool does
+    return this.slab.subarray(start, end);
+  }
+}
+
+const kept = new Slabs();
+const sent = new Slabs();
 
 export function keptBytes(text: string): Buffer {
-  if (text.length > SLAB_MAX_CHARS) return Buffer.from(text);
-  if (used + text.length * 3 > slab.length) {
-    slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
-    used = 0;
-  }
-  const start = used;
-  const end = start + slab.write(text, start, 'utf8'); // room for the longest encoding: never truncated
-  used = end + ((8 - (end % 8)) % 8); // the next one 8-byte aligned, as Node's pool does
-  return slab.subarray(start, end);
+  return kept.bytes(text);
+}
+
+/**
+ * The UTF-8 bytes of an answer that is sent once and not kept, in slabs of their own: such a Buffer is dropped once
+ * written, so its slab goes soon after; in the kept answers' slabs it would hold a slab for as long as the answers
+ * beside it are kept. Sent as it is (no encoding in the socket write, no backing store of its own above 4 KiB).
+ */
+export function sentBytes(text: string): Buffer {
+  return sent.bytes(text);
 }
 
 /**

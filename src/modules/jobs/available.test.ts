@@ -140,3 +140,41 @@ test('available: a kept answer is gzipped once for every poll that accepts gzip;
   const revalidated = await poll(c.token, {}, { ...GZIP, 'if-none-match': String(first.headers.etag) });
   assert.equal(revalidated.statusCode, 304);
 });
+
+test('available: once the kept answers fill their memory, an answer is kept from its second time on, and every answer is the same', async () => {
+  // 1 MB of response cache: a quarter (256 kB) for kept jobs/available answers, each at most an eighth of that.
+  const small = await createTestApp({ schedulerInterval: 0, responseCacheMb: 1 });
+  try {
+    const smallAdmin = (await small.login('Administrator')).token;
+    const c = await makeClient(small, smallAdmin, 'full-cache-poller');
+    for (let i = 0; i < 8; i++) await makeJob(small, smallAdmin, c.id, { execution_time: `2020-01-0${i + 1}T00:00:00Z`, ad_structure_collection: true });
+    const get = (query: Record<string, string>, headers: Record<string, string> = {}) =>
+      small.request({ method: 'GET', url: '/api/v2/jobs/available', token: c.token, query, headers });
+    const identity = await get({});
+    assert.ok(identity.rawPayload.length > 4096, `${identity.rawPayload.length} bytes`);
+    // Distinct queries (each answer the same jobs) until the kept answers are full (256 kB), and more.
+    const fill = Math.ceil((256 * 1024) / identity.rawPayload.length) + 10;
+    for (let s = 0; s < fill; s++) {
+      const res = await get({ execution_time: `lt:2030-01-01T00:${String(Math.floor(s / 60)).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}Z` });
+      assert.deepEqual(res.rawPayload, identity.rawPayload);
+    }
+    const GZIP = { 'accept-encoding': 'gzip' };
+    const query = { execution_time: 'lt:2031-01-01T00:00:00Z' };
+    const calls: number[] = [];
+    const etags = new Set<string>();
+    for (let i = 0; i < 3; i++) {
+      const { result, calls: n } = await gzipCalls(() => get(query, GZIP));
+      calls.push(n);
+      etags.add(String(result.headers.etag).replace(/^W\//, ''));
+      assert.equal(result.statusCode, 200);
+      assert.deepEqual(zlib.gunzipSync(result.rawPayload), identity.rawPayload);
+    }
+    // Made and compressed for itself the first time; kept (compressed once more, to be reused) the second; then reused.
+    assert.deepEqual(calls, [1, 1, 0]);
+    assert.equal(etags.size, 1);
+    const revalidated = await get(query, { 'if-none-match': [...etags][0] });
+    assert.equal(revalidated.statusCode, 304);
+  } finally {
+    await small.close();
+  }
+});

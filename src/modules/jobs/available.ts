@@ -16,9 +16,9 @@ import { hash } from 'node:crypto';
 import { sql, type CompiledQuery, type Kysely } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { Db } from '../../db/create-db.ts';
-import { VersionedCache } from '../../http/bounded-cache.ts';
+import { Admission, VersionedCache } from '../../http/bounded-cache.ts';
 import { markKept } from '../../http/compression.ts';
-import { keptBytes, wrapJoined } from '../../http/kept-bytes.ts';
+import { keptBytes, sentBytes, wrapJoined } from '../../http/kept-bytes.ts';
 import { nowMicros } from '../../db/time.ts';
 import { prepared } from '../../db/prepared.ts';
 import { applyFilters, applySort, type ParsedQuery } from '../../http/query/index.ts';
@@ -273,6 +273,7 @@ export async function availableAnswer(db: Db, clientId: string, parsed: ParsedQu
   const key = `${clientId} ${rawQuery}`;
   const keep = keepMb > 0 ? cache.prepare(key, ANSWER_READS) : () => {};
   let entry = keepMb > 0 ? cache.get(key, ANSWER_READS) : undefined;
+  let once = false;
   if (!entry) {
     if (keepMb > 0 && db.versions.usable()) {
       const { dueAt, ...plan } = planFrom(await (await readyView(db, 2 * keepMb))(clientId), parsed, rawQuery);
@@ -284,7 +285,8 @@ export async function availableAnswer(db: Db, clientId: string, parsed: ParsedQu
         .executeTakeFirst();
       entry = { dueAt: next?.t == null ? Infinity : Number(next.t), plan, body: null };
     }
-    keep(entry, entry.dueAt);
+    once = keepMb > 0 && !keptNow(db, cache, clientId, entry.plan.etag);
+    if (!once) keep(entry, entry.dueAt);
   }
   const found = entry;
   return {
@@ -293,11 +295,27 @@ export async function availableAnswer(db: Db, clientId: string, parsed: ParsedQu
       if (found.body !== null) return markKept(found.body);
       const text = await availableBody(db, clientId, parsed, found.plan, 2 * keepMb);
       if (keepMb <= 0) return Buffer.from(text);
+      if (once) return sentBytes(text);
       found.body = keptAnswerBytes(text, gzip);
       keep(found, found.dueAt); // counted again, with its body
       return found.body;
     },
   };
+}
+
+/**
+ * Once the kept answers fill their memory, an answer is kept from its second time on (bounded-cache.ts Admission): the
+ * ones made once (a new filter, a new time bound) are most of what a fleet's distinct polls make; a client polling
+ * the same query gets it kept at its second poll. Keyed by the client and the ETag (the query string, the client's
+ * jobs version, its due count and graph stamp).
+ */
+const admissions = new WeakMap<Db, Admission>();
+
+function keptNow(db: Db, cache: VersionedCache<KeptAnswer>, clientId: string, etag: string): boolean {
+  if (!cache.full) return true;
+  let admission = admissions.get(db);
+  if (!admission) admissions.set(db, (admission = new Admission()));
+  return admission.seenBefore(clientId, etag);
 }
 
 /**
@@ -313,8 +331,8 @@ function keptAnswerBytes(text: string, gzip: boolean): Buffer {
 /**
  * availableAnswer's answer when it can be made from what is kept (the answer, or the client's ready view) without a
  * statement or a promise; undefined otherwise (availableAnswer makes it). Its `body()` is undefined when the body needs
- * a read. A new answer is kept once: with its body by `body()`, or without it (a read follows, or the poll is answered
- * 304) by `keep()`.
+ * a read. A new answer is kept once (when admitted: keptNow): with its body by `body()`, or without it (a read
+ * follows, or the poll is answered 304) by `keep()`; one not admitted is sent from slabs of its own (sentBytes).
  */
 export function keptAvailableAnswer(db: Db, clientId: string, parsed: ParsedQuery, rawQuery: string, keepMb = 16):
   { etag: string; body: (gzip: boolean) => Buffer | undefined; keep: () => void } | undefined {
@@ -325,12 +343,14 @@ export function keptAvailableAnswer(db: Db, clientId: string, parsed: ParsedQuer
   let entry = cache.get(key, ANSWER_READS);
   let view: ReadyView | undefined;
   let unkept = false;
+  let once = false;
   if (!entry) {
     view = views.get(db)?.get(clientId, ANSWER_READS);
     if (!view) return undefined;
     const { dueAt, ...plan } = planFrom(view, parsed, rawQuery);
     entry = { dueAt, plan, body: null };
-    unkept = true;
+    once = !keptNow(db, cache, clientId, plan.etag);
+    unkept = !once;
   }
   const found = entry;
   const keepNow = () => {
@@ -348,6 +368,7 @@ export function keptAvailableAnswer(db: Db, clientId: string, parsed: ParsedQuer
         keepNow(); // availableAnswer finds it
         return undefined;
       }
+      if (once) return sentBytes(made);
       found.body = keptAnswerBytes(made, gzip);
       unkept = true; // counted again, with its body
       keepNow();
