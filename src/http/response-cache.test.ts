@@ -277,3 +277,31 @@ test(`data versions on ${DIALECT}: the ingest writer's commit, on a connection o
   mine.versions.refresh(60_000); // a request now would not probe again
   assert.notEqual(mine.versions.snapshot(['nodes']), before);
 });
+
+test('response cache: once full, a new answer is kept at its second time; until then every answer at its first', async () => {
+  const { default: Fastify } = await import('fastify');
+  const { DataVersions } = await import('../db/data-versions.ts');
+  const { registerResponseCache } = await import('./response-cache.ts');
+  const small = Fastify();
+  registerResponseCache(small, new DataVersions(), 1); // 1 MB, each answer at most an eighth of it
+  let made = 0;
+  small.get('/big', { config: { cache: { reads: ['settings'] } } }, async (request) => {
+    made++;
+    return `${String((request.query as { n?: string }).n)}:${'x'.repeat(100_000)}`;
+  });
+  try {
+    const times = async (n: number) => {
+      const before = made;
+      const res = await small.inject({ method: 'GET', url: `/big?n=${n}` });
+      assert.equal(res.body.slice(0, String(n).length + 1), `${n}:`);
+      return made - before;
+    };
+    // Room: kept at once.
+    assert.deepEqual([await times(0), await times(0)], [1, 0]);
+    for (let n = 1; n < 12; n++) await times(n); // 12 answers of 100 kB: full
+    // Full: made twice, then kept.
+    assert.deepEqual([await times(100), await times(100), await times(100)], [1, 1, 0]);
+  } finally {
+    await small.close();
+  }
+});

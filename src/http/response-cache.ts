@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, RouteOptions } from 'fastify';
 import type { Database } from '../db/database.ts';
 import type { DataVersions } from '../db/data-versions.ts';
-import { VersionedCache } from './bounded-cache.ts';
+import { Admission, VersionedCache } from './bounded-cache.ts';
 import { acceptsGzip, markKept } from './compression.ts';
 import { keptBytes } from './kept-bytes.ts';
 import { toArray } from './route.ts';
@@ -16,7 +16,10 @@ import { toArray } from './route.ts';
  *
  * The key is method + URL (path and raw query string) + `scope(request)` when the answer depends on
  * the caller (access is checked before, by the route's guard, on every request). Answers that
- * depend on the clock must not opt in. Bounded by bytes; the oldest entry goes first.
+ * depend on the clock must not opt in. Bounded by bytes; the oldest entry goes first. Once full, a new
+ * answer is kept only at its second time (bounded-cache.ts Admission): under distinct requests each
+ * fill evicted an answer for one most likely never asked again, and moved its entry to V8's old
+ * generation, to be marked and compacted again and again for nothing.
  *
  * The fill is an app-wide onSend hook, registered before compression's (src/http/compression.ts),
  * so it keeps identity bytes. Most distinct answers are never asked again, so a fill costs as little
@@ -50,6 +53,7 @@ export function registerResponseCache(app: FastifyInstance, versions: DataVersio
   app.decorateRequest('cacheFill', null);
   if (maxMb <= 0) return;
   const cache = new VersionedCache<Entry>(versions, maxMb * 1024 * 1024, (e) => e.body.length);
+  const admission = new Admission();
   app.addHook('onRoute', (options: RouteOptions) => {
     const spec = options.config?.cache;
     if (!spec) return;
@@ -62,7 +66,8 @@ export function registerResponseCache(app: FastifyInstance, versions: DataVersio
         reply.type(hit.contentType).send(markKept(hit.body)); // answered: done() is not called
         return;
       }
-      request.cacheFill = cache.prepare(key, spec.reads);
+      // Full: a new answer is kept at its second time only (bounded-cache.ts Admission).
+      request.cacheFill = cache.full && !admission.seenBefore(key) ? null : cache.prepare(key, spec.reads);
       done();
     };
     options.preHandler = [...toArray(options.preHandler), lookup];
