@@ -3,7 +3,8 @@ import type { Expr } from './ast.ts';
 import { CypherError, errorAt } from './errors.ts';
 import type { GraphView } from '../graph/engine/index.ts';
 import type { EdgeData, GraphSource, NodeData } from './graph-source.ts';
-import { valueAt, type Column, type EdgeColumn } from './property-columns.ts';
+import { valueAt, type Column } from './property-columns.ts';
+import type { EdgeColumn } from './relationship-columns.ts';
 import { NodeRef, PathValue, RelRef, type Row, type Value } from './values.ts';
 
 /** Bounds of one execution: a query exceeding one answers 400 naming it, never exhausts the process. */

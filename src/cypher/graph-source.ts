@@ -1,7 +1,8 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../db/create-db.ts';
 import { graphEngine, type GraphView } from '../graph/engine/index.ts';
-import { cacheableKey, column, edgeColumn, heldWideColumns, keysOf, readColumnsTogether, objectidSuffixes, objectidsEndingIn, objectidTails, passes, wideColumns, type Column, type EdgeColumn } from './property-columns.ts';
+import { cacheableKey, column, heldWideColumns, keysOf, readColumnsTogether, objectidSuffixes, objectidsEndingIn, objectidTails, passes, wideColumns, type Column } from './property-columns.ts';
+import { edgeColumn, type EdgeColumn } from './relationship-columns.ts';
 
 /**
  * What the Cypher executor reads from the graph: structure (kinds, tags, neighbours by kind and
