@@ -55,7 +55,8 @@ export async function ensureSharpHoundDataset(database: Database, scale: ScaleNa
   const started = Date.now();
   const run = spawnSync(process.execPath, [BIN, 'import', '--database', url, ...files], { encoding: 'utf8', maxBuffer: 64 << 20 });
   if (run.status !== 0) throw new Error(`scent import failed (${run.status}): ${run.stderr || run.stdout}`);
-  const summary = /: (\d+) nodes, (\d+) edges/.exec(run.stdout);
+  // The whole import's line (each file's line before it has its own counts).
+  const summary = /files ingested in [\d.]+ s: (\d+) nodes, (\d+) edges/.exec(run.stdout);
   const derived = /(\d+) derived edges/.exec(run.stdout);
   log(`dataset: ${run.stdout.trim().split('\n').pop()} (${Math.round((Date.now() - started) / 1000)} s)`);
   const m: SharpHoundDataset = {
