@@ -20,12 +20,38 @@ function columns(rows: NodeValues[]): string[] {
 /** Edge ends not in the id cache yet, by objectid. */
 type Missing = Map<string, EndpointRef>;
 
-/** Multi-row statements over unnest() inside the caller's transaction (see writer.ts). */
+/**
+ * Multi-row statements over unnest() inside the caller's transaction (see writer.ts). Edges go to a
+ * temporary, unindexed stage (dropped at commit) and are upserted in one statement at the end of the
+ * document (`finish`, or before a removal), sorted in (start_id, kind, end_id) order: the server then
+ * inserts into the table's three indexes in order (the unique index's and the id's at their right
+ * edge) instead of batch by batch at random. Of the rows staged for one edge the last one wins.
+ */
 export class PgGraphWriter implements GraphWriter {
   readonly counts: WriteCounts = { nodes: 0, edges: 0, placeholders: 0, removed: 0 };
   tracked: string[] | null = null;
+  private stage: 'none' | 'empty' | 'filled' = 'none';
+  private staged = 0;
 
   constructor(private readonly client: pg.PoolClient, private readonly cache: IdCache) {}
+
+  async finish(): Promise<void> {
+    await this.flushStage();
+  }
+
+  private async flushStage(): Promise<void> {
+    if (this.stage !== 'filled') return;
+    // The sort spills to disk past work_mem (4 MB by default): a larger one for this transaction only.
+    await this.client.query("SET LOCAL work_mem = '64MB'");
+    await this.client.query(
+      `INSERT INTO edges (start_id, end_id, kind, properties, last_seen)
+       SELECT DISTINCT ON (start_id, kind, end_id) start_id, end_id, kind, properties, last_seen
+       FROM pg_temp.scent_edge_stage ORDER BY start_id, kind, end_id, seq DESC
+       ON CONFLICT (start_id, kind, end_id) DO UPDATE SET properties = excluded.properties, last_seen = excluded.last_seen`,
+    );
+    await this.client.query('TRUNCATE pg_temp.scent_edge_stage');
+    this.stage = 'empty';
+  }
 
   async write(nodes: NodeInput[], edges: EdgeInput[]): Promise<void> {
     const now = nowMicros();
@@ -46,6 +72,7 @@ export class PgGraphWriter implements GraphWriter {
   }
 
   async remove(objectids: string[]): Promise<number> {
+    await this.flushStage();
     for (const oid of objectids) this.cache.delete(oid);
     const { rows } = await this.client.query<{ id: number }>('SELECT id FROM nodes WHERE objectid = ANY($1::text[])', [textArray(objectids)]);
     if (!rows.length) return 0;
@@ -188,30 +215,24 @@ export class PgGraphWriter implements GraphWriter {
       ends[i] = this.endId(edges[i].end, grown, read);
     }
     if (grown.size) await this.growKinds(grown, read);
-    // In (start_id, kind, end_id) order, the unique index's order; stable, so of the rows for one
-    // edge the last comes last and is the one kept: PostgreSQL refuses to upsert a row twice in one
-    // statement.
-    const order = Array.from({ length: n }, (_, i) => i).sort((a, b) =>
-      starts[a] - starts[b] || (edges[a].kind < edges[b].kind ? -1 : edges[a].kind > edges[b].kind ? 1 : ends[a] - ends[b]));
-    const s: number[] = [];
-    const t: number[] = [];
-    const k: string[] = [];
-    const p: string[] = [];
-    for (let j = 0; j < n; j++) {
-      const i = order[j];
-      const next = j + 1 < n ? order[j + 1] : -1;
-      if (next >= 0 && starts[next] === starts[i] && ends[next] === ends[i] && edges[next].kind === edges[i].kind) continue;
-      s.push(starts[i]);
-      t.push(ends[i]);
-      k.push(edges[i].kind);
-      p.push(edgePropertiesJson(edges[i]));
+    const k = new Array<string>(n);
+    const p = new Array<string>(n);
+    for (let i = 0; i < n; i++) {
+      k[i] = edges[i].kind;
+      p[i] = edgePropertiesJson(edges[i]);
     }
+    if (this.stage === 'none') {
+      await this.client.query(
+        'CREATE TEMP TABLE scent_edge_stage (seq bigint, start_id bigint, end_id bigint, kind text, properties text, last_seen bigint) ON COMMIT DROP');
+    }
+    // seq: the order rows were staged in (the last of one edge wins in flushStage), from $1 on.
     await this.client.query(
-      `INSERT INTO edges (start_id, end_id, kind, properties, last_seen)
-       SELECT s, t, k, p, $5 FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[]) AS u(s, t, k, p)
-       ON CONFLICT (start_id, kind, end_id) DO UPDATE SET properties = excluded.properties, last_seen = excluded.last_seen`,
-      [intArray(s), intArray(t), nonNullTextArray(k), nonNullTextArray(p), now],
+      `INSERT INTO pg_temp.scent_edge_stage (seq, start_id, end_id, kind, properties, last_seen)
+       SELECT $1::bigint + ordinality, s, t, k, p, $6 FROM unnest($2::bigint[], $3::bigint[], $4::text[], $5::text[]) WITH ORDINALITY AS u(s, t, k, p, ordinality)`,
+      [this.staged, intArray(starts), intArray(ends), nonNullTextArray(k), nonNullTextArray(p), now],
     );
+    this.stage = 'filled';
+    this.staged += n;
     this.counts.edges += n;
   }
 }

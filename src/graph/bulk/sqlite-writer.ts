@@ -8,7 +8,23 @@ import type { GraphWriter, NodeMatch, WriteCounts } from './writer.ts';
 const COLS = 'objectid, kind, kinds, name, environment_id, properties, source_kind, is_placeholder, last_seen';
 const PARAMS = '@objectid, @kind, @kinds, @name, @environment_id, @properties, @source_kind, @is_placeholder, @last_seen';
 
-/** Prepared statements inside the caller's transaction (see writer.ts). */
+/** Rows of one multi-row insert into the edge stage (4 parameters each: under SQLite's 32,766). */
+const STAGE_ROWS = 128;
+
+/**
+ * Prepared statements inside the caller's transaction (see writer.ts). Two pieces of index upkeep
+ * wait for the end of the transaction (`finish`), where they cost a fraction of doing them row by row:
+ * - Edges go to a temporary, unindexed stage (temp_store FILE: on disk, not in memory) and are
+ *   upserted in one statement sorted in (start_id, kind, end_id) order: the unique index and the
+ *   table are then written in order (each page once) rather than at random, and the end index in a
+ *   few ordered sweeps. The stage is also applied before a removal (edges must exist to be removed).
+ * - The name search (FTS5 `nodes_search`, kept by the nodes_search_* triggers of migration 0042): its
+ *   triggers are dropped for the transaction and the names it wrote are indexed in one statement at
+ *   the end, then the triggers are created again from their stored text. Row by row, every insert
+ *   was a statement of its own for FTS5, which flushed its pending terms each time (~70% of a node
+ *   insert's cost). Schema changes are transactional in SQLite: a reader sees the triggers all along,
+ *   and a transaction that fails or a process that dies leaves them as they were.
+ */
 export class SqliteGraphWriter implements GraphWriter {
   readonly counts: WriteCounts = { nodes: 0, edges: 0, placeholders: 0, removed: 0 };
   tracked: string[] | null = null;
@@ -18,10 +34,18 @@ export class SqliteGraphWriter implements GraphWriter {
   private readonly updateKinds: SQLite.Statement;
   private readonly insertNode: SQLite.Statement;
   private readonly updateNode: SQLite.Statement;
-  private readonly upsertEdge: SQLite.Statement;
+  private readonly stageEdge: SQLite.Statement;
+  private readonly stageEdges: SQLite.Statement;
+  private readonly applyStage: SQLite.Statement;
+  private readonly clearStage: SQLite.Statement;
+  private staged = 0;
   private readonly removeNode: SQLite.Statement[];
+  private readonly search: DeferredSearch;
 
   constructor(private readonly conn: SQLite.Database, private readonly cache: IdCache) {
+    this.search = new DeferredSearch(conn);
+    conn.exec('CREATE TEMP TABLE IF NOT EXISTS scent_edge_stage (start_id INTEGER, end_id INTEGER, kind TEXT, properties TEXT, last_seen INTEGER)');
+    conn.exec('DELETE FROM temp.scent_edge_stage');
     this.selectNode = conn.prepare(`SELECT id, ${COLS} FROM nodes WHERE objectid = ?`);
     this.selectIdKinds = conn.prepare('SELECT id, kinds FROM nodes WHERE objectid = ?');
     this.selectKinds = conn.prepare('SELECT kinds FROM nodes WHERE id = ?').pluck();
@@ -32,40 +56,70 @@ export class SqliteGraphWriter implements GraphWriter {
         'source_kind = @source_kind, is_placeholder = @is_placeholder, last_seen = @last_seen WHERE id = @id',
     );
     this.removeNode = ['DELETE FROM edges WHERE start_id = ?', 'DELETE FROM edges WHERE end_id = ?', 'DELETE FROM nodes WHERE id = ?'].map((q) => conn.prepare(q));
-    this.upsertEdge = conn.prepare(
-      'INSERT INTO edges (start_id, end_id, kind, properties, last_seen) VALUES (?, ?, ?, ?, ?) ' +
+    const stage = 'INSERT INTO temp.scent_edge_stage (start_id, end_id, kind, properties, last_seen) VALUES ';
+    this.stageEdge = conn.prepare(`${stage}(?, ?, ?, ?, ?)`);
+    this.stageEdges = conn.prepare(stage + Array.from({ length: STAGE_ROWS }, () => '(?, ?, ?, ?, ?)').join(', '));
+    // Of the rows for one edge the last staged is upserted last, and wins. (`WHERE true`: an upsert
+    // from a SELECT needs a WHERE clause to parse.)
+    this.applyStage = conn.prepare(
+      'INSERT INTO edges (start_id, end_id, kind, properties, last_seen) ' +
+        'SELECT start_id, end_id, kind, properties, last_seen FROM temp.scent_edge_stage WHERE true ORDER BY start_id, kind, end_id, rowid ' +
         'ON CONFLICT (start_id, kind, end_id) DO UPDATE SET properties = excluded.properties, last_seen = excluded.last_seen',
     );
+    this.clearStage = conn.prepare('DELETE FROM temp.scent_edge_stage');
+  }
+
+  /** Writes what waits for the end of the transaction (see the class comment): call before COMMIT. */
+  async finish(): Promise<void> {
+    this.flushStage();
+    this.search.finish();
+  }
+
+  private flushStage(): void {
+    if (!this.staged) return;
+    this.applyStage.run();
+    this.clearStage.run();
+    this.staged = 0;
   }
 
   async write(nodes: NodeInput[], edges: EdgeInput[]): Promise<void> {
     const now = nowMicros();
     this.writeNodes(nodes, now);
-    const rows = new EdgeRows(edges.length);
-    for (let i = 0; i < edges.length; i++) {
+    const rows = new Array<unknown>(edges.length * 5);
+    for (let i = 0, j = 0; i < edges.length; i++) {
       const e = edges[i];
-      rows.set(i, this.resolve(e.start.objectid, e.start.kinds, now), this.resolve(e.end.objectid, e.end.kinds, now), e.kind, edgePropertiesJson(e));
+      rows[j++] = this.resolve(e.start.objectid, e.start.kinds, now);
+      rows[j++] = this.resolve(e.end.objectid, e.end.kinds, now);
+      rows[j++] = e.kind;
+      rows[j++] = edgePropertiesJson(e);
+      rows[j++] = now;
     }
-    this.writeEdges(rows, now);
+    this.writeEdges(rows);
   }
 
   async writeFlat(batch: FlatBatch): Promise<void> {
     const now = nowMicros();
     this.writeNodes(batch.nodes, now);
     const f = batch.edges;
-    const rows = new EdgeRows(f.length / EDGE_FIELDS);
-    for (let i = 0, j = 0; i < f.length; i += EDGE_FIELDS, j++) {
-      rows.set(j, this.resolve(f[i], f[i + 1], now), this.resolve(f[i + 2], f[i + 3], now), f[i + 4], f[i + 5]);
+    const rows = new Array<unknown>((f.length / EDGE_FIELDS) * 5);
+    for (let i = 0, j = 0; i < f.length; i += EDGE_FIELDS) {
+      rows[j++] = this.resolve(f[i], f[i + 1], now);
+      rows[j++] = this.resolve(f[i + 2], f[i + 3], now);
+      rows[j++] = f[i + 4];
+      rows[j++] = f[i + 5];
+      rows[j++] = now;
     }
-    this.writeEdges(rows, now);
+    this.writeEdges(rows);
   }
 
-  /** In (start_id, kind, end_id) order, so that consecutive upserts touch neighbouring index pages. */
-  private writeEdges(rows: EdgeRows, now: number): void {
-    for (const i of rows.order()) {
-      this.upsertEdge.run(rows.starts[i], rows.ends[i], rows.kinds[i], rows.props[i], now);
-    }
-    this.counts.edges += rows.kinds.length;
+  /** Stages edges given as (start id, end id, kind, properties, last seen) runs: STAGE_ROWS a statement. */
+  private writeEdges(rows: unknown[]): void {
+    const n = rows.length / 5;
+    const full = n - (n % STAGE_ROWS);
+    for (let i = 0; i < full; i += STAGE_ROWS) this.stageEdges.run(rows.slice(i * 5, (i + STAGE_ROWS) * 5));
+    for (let i = full; i < n; i++) this.stageEdge.run(rows.slice(i * 5, i * 5 + 5));
+    this.staged += n;
+    this.counts.edges += n;
   }
 
   private writeNodes(nodes: NodeInput[], now: number): void {
@@ -73,6 +127,7 @@ export class SqliteGraphWriter implements GraphWriter {
       const current = this.selectNode.get(input.objectid) as StoredNode | undefined;
       const values = mergeNode(current, input, now);
       if (current) {
+        this.search.renamed(current.id, current.name, values.name);
         this.updateNode.run({ ...values, id: current.id });
         this.cache.set(input.objectid, current.id, values.kinds);
       } else {
@@ -88,11 +143,13 @@ export class SqliteGraphWriter implements GraphWriter {
   }
 
   async remove(objectids: string[]): Promise<number> {
+    this.flushStage();
     let found = 0;
     for (const objectid of objectids) {
       const row = this.selectIdKinds.get(objectid) as { id: number } | undefined;
       this.cache.delete(objectid);
       if (!row) continue;
+      this.search.removed(row.id);
       for (const stmt of this.removeNode) stmt.run(row.id);
       found++;
     }
@@ -152,28 +209,50 @@ export class SqliteGraphWriter implements GraphWriter {
   }
 }
 
-/** One batch of edges with resolved ends. */
-class EdgeRows {
-  readonly starts: Float64Array;
-  readonly ends: Float64Array;
-  readonly kinds: string[];
-  readonly props: string[];
-  constructor(n: number) {
-    this.starts = new Float64Array(n);
-    this.ends = new Float64Array(n);
-    this.kinds = new Array<string>(n);
-    this.props = new Array<string>(n);
+/**
+ * The name search's upkeep for one transaction (see SqliteGraphWriter): its triggers on `nodes` are
+ * dropped at the start and created again by `finish`, which indexes the names of the nodes inserted
+ * meanwhile (ids above the largest before: ids only grow, AUTOINCREMENT) and of the older nodes whose
+ * name changed. An older node's entry is deleted when its name changes or it is removed, as the
+ * triggers did. Without the search table (or its triggers) nothing is done.
+ */
+class DeferredSearch {
+  private readonly triggers: Array<{ name: string; sql: string }>;
+  private readonly before: number;
+  /** Older nodes whose entry was deleted and whose name is indexed again by finish(). */
+  private readonly stale = new Set<number>();
+  private readonly deleteEntry: SQLite.Statement | null = null;
+
+  constructor(private readonly conn: SQLite.Database) {
+    this.triggers = conn.prepare(
+      "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'nodes' AND name LIKE 'nodes\\_search\\_%' ESCAPE '\\' ORDER BY name",
+    ).all() as Array<{ name: string; sql: string }>;
+    this.before = Number(conn.prepare('SELECT coalesce(max(id), 0) FROM nodes').pluck().get());
+    if (!this.triggers.length) return;
+    for (const t of this.triggers) conn.exec(`DROP TRIGGER "${t.name}"`);
+    this.deleteEntry = conn.prepare('DELETE FROM nodes_search WHERE rowid = ?');
   }
-  set(i: number, start: number, end: number, kind: string, props: string): void {
-    this.starts[i] = start;
-    this.ends[i] = end;
-    this.kinds[i] = kind;
-    this.props[i] = props;
+
+  /** A stored node is updated: its entry goes when the name changes (re-indexed by finish). */
+  renamed(id: number, from: string | null, to: string | null): void {
+    if (!this.deleteEntry || from === to || id > this.before || this.stale.has(id)) return;
+    if (from !== null) this.deleteEntry.run(id);
+    this.stale.add(id);
   }
-  /** Row indexes in (start, kind, end) order; stable, so repeats of one edge keep their order (the last wins). */
-  order(): number[] {
-    const { starts, ends, kinds } = this;
-    return Array.from({ length: kinds.length }, (_, i) => i).sort((a, b) =>
-      starts[a] - starts[b] || (kinds[a] < kinds[b] ? -1 : kinds[a] > kinds[b] ? 1 : ends[a] - ends[b]));
+
+  removed(id: number): void {
+    if (!this.deleteEntry || id > this.before) return;
+    if (!this.stale.has(id)) this.deleteEntry.run(id);
+    this.stale.add(id); // gone: finish() finds no row for it
+  }
+
+  finish(): void {
+    if (!this.triggers.length) return;
+    this.conn.prepare('INSERT INTO nodes_search (rowid, name) SELECT id, name FROM nodes WHERE id > ? AND name IS NOT NULL ORDER BY id').run(this.before);
+    if (this.stale.size) {
+      this.conn.prepare('INSERT INTO nodes_search (rowid, name) SELECT id, name FROM nodes WHERE id IN (SELECT value FROM json_each(?)) AND name IS NOT NULL ORDER BY id')
+        .run(JSON.stringify([...this.stale]));
+    }
+    for (const t of this.triggers) this.conn.exec(t.sql);
   }
 }

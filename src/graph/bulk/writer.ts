@@ -38,6 +38,8 @@ export interface GraphWriter {
   /** Object ids of the nodes a name / property match selects (at most `limit`; scans, not indexed). */
   match(match: NodeMatch, limit: number): Promise<string[]>;
   readonly counts: WriteCounts;
+  /** Writes what the writer keeps for the end of the transaction; called once, before COMMIT. */
+  finish(): Promise<void>;
 }
 
 export interface NodeMatch {
@@ -73,7 +75,9 @@ async function graphTransaction<T>(db: Db, fn: (writer: GraphWriter) => Promise<
     try {
       await client.query('BEGIN');
       await client.query('SELECT pg_advisory_xact_lock($1, hashtext(current_schema()))', [PG_LOCK_KEY]);
-      const result = await fn(new PgGraphWriter(client, ids));
+      const writer = new PgGraphWriter(client, ids);
+      const result = await fn(writer);
+      await writer.finish();
       await client.query('COMMIT');
       return result;
     } catch (err) {
@@ -93,7 +97,7 @@ async function graphTransaction<T>(db: Db, fn: (writer: GraphWriter) => Promise<
     conn.pragma('synchronous = NORMAL');
     conn.pragma('busy_timeout = 60000');
     conn.pragma('cache_size = -65536');
-    conn.pragma('temp_store = MEMORY');
+    conn.pragma('temp_store = FILE'); // the edge stage (sqlite-writer.ts) goes to disk, not to memory
     return await sqliteTransaction(conn, fn, ids);
   } finally {
     conn.close();
@@ -106,7 +110,9 @@ async function graphTransaction<T>(db: Db, fn: (writer: GraphWriter) => Promise<
 async function sqliteTransaction<T>(conn: SQLite.Database, fn: (writer: GraphWriter) => Promise<T>, ids: IdCache): Promise<T> {
   conn.exec('BEGIN IMMEDIATE');
   try {
-    const result = await fn(new SqliteGraphWriter(conn, ids));
+    const writer = new SqliteGraphWriter(conn, ids);
+    const result = await fn(writer);
+    await writer.finish();
     conn.exec('COMMIT');
     return result;
   } catch (err) {
