@@ -18,6 +18,11 @@ const STAGE_ROWS = 128;
  *   upserted in one statement sorted in (start_id, kind, end_id) order: the unique index and the
  *   table are then written in order (each page once) rather than at random, and the end index in a
  *   few ordered sweeps. The stage is also applied before a removal (edges must exist to be removed).
+ *   When the stage holds more edges than the table, the table's secondary indexes (edges_end_kind_start;
+ *   the unique one cannot be dropped) are dropped first and created again after: one sort of the whole
+ *   table costs less than inserting that many entries one by one (the first large document of a fresh
+ *   database). Inside the transaction, so readers keep them, and a failure or a crash leaves them as
+ *   they were.
  * - The name search (FTS5 `nodes_search`, kept by the nodes_search_* triggers of migration 0042): its
  *   triggers are dropped for the transaction and the names it wrote are indexed in one statement at
  *   the end, then the triggers are created again from their stored text. Row by row, every insert
@@ -77,7 +82,14 @@ export class SqliteGraphWriter implements GraphWriter {
 
   private flushStage(): void {
     if (!this.staged) return;
+    // ids only grow (AUTOINCREMENT): the largest is an upper bound of the table's rows, read from the index's end.
+    const rows = Number(this.conn.prepare('SELECT coalesce(max(id), 0) FROM edges').pluck().get());
+    const rebuilt = this.staged > rows
+      ? this.conn.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'edges' AND sql IS NOT NULL").all() as Array<{ name: string; sql: string }>
+      : [];
+    for (const index of rebuilt) this.conn.exec(`DROP INDEX "${index.name}"`);
     this.applyStage.run();
+    for (const index of rebuilt) this.conn.exec(index.sql);
     this.clearStage.run();
     this.staged = 0;
   }

@@ -53,9 +53,16 @@ const edges = async (db: Db) => (await db.kysely.selectFrom('edges as e').innerJ
   .select(['s.objectid as start', 'e.kind', 't.objectid as end', 'e.properties']).orderBy('s.objectid').orderBy('e.kind').orderBy('t.objectid').execute())
   .map((r) => `${r.start} ${r.kind} ${r.end} ${r.properties}`);
 
+/** The graph tables' indexes and triggers, as the schema states them (the writers drop and create some inside a document's transaction). */
+const schema = async (db: Db) => (db.dialect === 'sqlite'
+  ? (await sql<{ d: string }>`select type || ' ' || name || ' ' || coalesce(sql, '') as d from sqlite_master where tbl_name in ('nodes', 'edges') order by 1`.execute(db.kysely)).rows
+  : (await sql<{ d: string }>`select indexdef as d from pg_indexes where schemaname = current_schema() and tablename in ('nodes', 'edges') order by 1`.execute(db.kysely)).rows)
+  .map((r) => r.d);
+
 for (const [label, open] of databases) {
   test(`bulk writer on ${label}: the name search and the edges after inserts, renames, removals and a failed document`, async () => {
     const db = await open();
+    const shape = await schema(db);
     try {
       // A document that names G only as an edge end (a placeholder, no name), and repeats an edge: the last one wins.
       const [first] = await ingestFiles(db, [openGraph(
@@ -70,6 +77,7 @@ for (const [label, open] of databases) {
       assert.deepEqual(await names(db, 'ALPHAON'), ['U1']);
       assert.deepEqual(await names(db, 'LPHAON'), ['U1'], 'substring (trigram) search');
       assert.deepEqual(await edges(db), ['G Knows U1 {"n":3}', 'U2 Knows U1 {"n":2}']);
+      assert.deepEqual(await schema(db), shape, 'indexes and triggers as before');
 
       // A later document: the placeholder gets a name, U1 is renamed, U2 is removed (with its edge).
       const [second] = await ingestFiles(db, [openGraph(
@@ -85,6 +93,7 @@ for (const [label, open] of databases) {
       assert.deepEqual(await names(db, 'OLFTEA'), ['G']);
       assert.deepEqual(await names(db, 'RAVOTW'), []);
       assert.deepEqual(await edges(db), ['G Knows U1 {"n":4}']);
+      assert.deepEqual(await schema(db), shape);
 
       // A document that fails half-way leaves nothing: neither its nodes, nor their names, nor its edges.
       const broken = JSON.stringify({ graph: { nodes: [{ id: 'D1', kinds: ['Person'], properties: { name: 'DELTAFOUR' } }, { id: 'U1', kinds: ['Person'], properties: { name: 'RENAMEDAGAIN' } }], edges: [{ kind: 'Knows', start: { value: 'D1' }, end: { value: 'G' } }] } });
@@ -94,6 +103,7 @@ for (const [label, open] of databases) {
       assert.deepEqual(await names(db, 'ENAMEDAGAI'), []);
       assert.deepEqual(await names(db, 'HARLIEON'), ['U1']);
       assert.deepEqual(await edges(db), ['G Knows U1 {"n":4}']);
+      assert.deepEqual(await schema(db), shape);
 
       // Writes outside the bulk writer are indexed as before (the search's upkeep is back after each document).
       await upsertNodes(db.kysely, [{ objectid: 'E1', kinds: ['Person'], name: 'ECHOFIVE', properties: { name: 'ECHOFIVE' } }]);
