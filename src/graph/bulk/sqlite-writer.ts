@@ -8,8 +8,10 @@ import type { GraphWriter, NodeMatch, WriteCounts } from './writer.ts';
 const COLS = 'objectid, kind, kinds, name, environment_id, properties, source_kind, is_placeholder, last_seen';
 const PARAMS = '@objectid, @kind, @kinds, @name, @environment_id, @properties, @source_kind, @is_placeholder, @last_seen';
 
-/** Rows of one multi-row insert into the edge stage (4 parameters each: under SQLite's 32,766). */
+/** Rows of one multi-row insert into the edge stage (5 parameters each: under SQLite's 32,766). */
 const STAGE_ROWS = 128;
+/** The page cache while the stage is applied (negative: KiB); see flushStage. */
+const APPLY_CACHE_KIB = -16384;
 
 /**
  * Prepared statements inside the caller's transaction (see writer.ts). Two pieces of index upkeep
@@ -87,9 +89,18 @@ export class SqliteGraphWriter implements GraphWriter {
     const rebuilt = this.staged > rows
       ? this.conn.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'edges' AND sql IS NOT NULL").all() as Array<{ name: string; sql: string }>
       : [];
-    for (const index of rebuilt) this.conn.exec(`DROP INDEX "${index.name}"`);
-    this.applyStage.run();
-    for (const index of rebuilt) this.conn.exec(index.sql);
+    // The sorts (of the stage, of a rebuilt index) take memory up to the page cache's size on top of
+    // the cache itself: with the 64 MB cache, +55 MB of RSS at their peak (100,000 users' file); with
+    // 16 MB, none, and no slower (their writes are in order).
+    const cache = this.conn.pragma('cache_size', { simple: true }) as number;
+    this.conn.pragma(`cache_size = ${APPLY_CACHE_KIB}`);
+    try {
+      for (const index of rebuilt) this.conn.exec(`DROP INDEX "${index.name}"`);
+      this.applyStage.run();
+      for (const index of rebuilt) this.conn.exec(index.sql);
+    } finally {
+      this.conn.pragma(`cache_size = ${cache}`);
+    }
     this.clearStage.run();
     this.staged = 0;
   }
