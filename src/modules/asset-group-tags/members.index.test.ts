@@ -117,3 +117,28 @@ test('kept members JSON (read by pages, then the whole tag at once) is what the 
   await check(whole);
   await check(pages);
 });
+
+test('a page of a search found from its block counts = the walk from the nearer end, over random orders, sets and pages', async () => {
+  const { blockCounts, pageOf } = await import('./members.index.ts');
+  let seed = 7;
+  const random = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  for (const [size, density] of [[1, 1], [511, 0.5], [512, 0.01], [513, 1], [3000, 0.3], [5000, 0.002], [20_000, 0.9]]) {
+    const order = Int32Array.from({ length: size }, (_, i) => i);
+    for (let i = size - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1));
+      [order[i], order[j]] = [order[j], order[i]];
+    }
+    const bits = Uint8Array.from({ length: size }, () => (random() < density ? 1 : 0));
+    const count = bits.reduce((a, b) => a + b, 0);
+    const blocks = blockCounts(order, bits);
+    for (let k = 0; k < 60; k++) {
+      const skip = Math.floor(random() * (count + 2));
+      const limit = k % 7 === 0 ? 0 : 1 + Math.floor(random() * 40);
+      assert.deepEqual(pageOf(order, bits, count, skip, limit, blocks), pageOf(order, bits, count, skip, limit), `${size} ${density} ${skip} ${limit}`);
+    }
+    for (const skip of [0, count - 1, count - 25, 511, 512, 513]) {
+      if (skip < 0) continue;
+      assert.deepEqual(pageOf(order, bits, count, skip, 25, blocks), pageOf(order, bits, count, skip, 25), `${size} ${density} ${skip}`);
+    }
+  }
+});
