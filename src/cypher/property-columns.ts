@@ -96,15 +96,21 @@ export async function column(db: Db, key: string): Promise<Column | 'large' | nu
 function keep(db: Db, h: Held, key: string, read: Column | 'large'): void {
   if (held.get(db) !== h) return;
   if (read === 'large') h.large.add(key);
-  else {
-    while (h.entries + read.ids.length > MAX_ENTRIES && h.columns.size > 0) {
-      const oldest = h.columns.keys().next().value!;
-      h.entries -= h.columns.get(oldest)!.ids.length;
-      h.columns.delete(oldest);
-    }
-    h.columns.set(key, read);
-    h.entries += read.ids.length;
+  else h.entries = keepWithin(h.columns, h.entries, MAX_ENTRIES, key, read);
+}
+
+/**
+ * Keeps `column` under `key` in `columns` (least recently used first), first dropping the oldest while the
+ * values held would pass `max`; returns how many values are held then (`entries` before).
+ */
+export function keepWithin<C extends { ids: Float64Array }>(columns: Map<string, C>, entries: number, max: number, key: string, column: C): number {
+  while (entries + column.ids.length > max && columns.size > 0) {
+    const oldest = columns.keys().next().value!;
+    entries -= columns.get(oldest)!.ids.length;
+    columns.delete(oldest);
   }
+  columns.set(key, column);
+  return entries + column.ids.length;
 }
 
 /**
@@ -187,13 +193,7 @@ export async function wideColumns(db: Db, keys: readonly string[]): Promise<Map<
   for (const [key, c] of read) {
     out.set(key, c);
     if (held.get(db) !== h) continue; // read at `version`: a write since makes it stale at once
-    while (h.wideEntries + c.ids.length > MAX_WIDE_ENTRIES && h.wide.size > 0) {
-      const oldest = h.wide.keys().next().value!;
-      h.wideEntries -= h.wide.get(oldest)!.ids.length;
-      h.wide.delete(oldest);
-    }
-    h.wide.set(key, c);
-    h.wideEntries += c.ids.length;
+    h.wideEntries = keepWithin(h.wide, h.wideEntries, MAX_WIDE_ENTRIES, key, c);
   }
   return out;
 }

@@ -5,7 +5,7 @@
  */
 import { sql } from 'kysely';
 import type { Db } from '../db/create-db.ts';
-import { CACHEABLE, MAX_INTERNED, PAGE, type Column } from './property-columns.ts';
+import { CACHEABLE, keepWithin, MAX_INTERNED, PAGE, type Column } from './property-columns.ts';
 
 /** Most relationships one relationship column holds (more: not read; their properties are read as before). */
 const MAX_EDGE_COLUMN = 4_000_000;
@@ -70,14 +70,6 @@ export async function edgeColumn(db: Db, key: string, kinds: readonly string[], 
   pairs.sort((a, b) => a[0] - b[0]);
   const read: EdgeColumn = { ids: Float64Array.from(pairs, (x) => x[0]), values: pairs.map((x) => x[1]), kinds: new Set(sorted) };
   // Read at `version`: kept under it only (a write since makes it stale at once).
-  if (heldEdges.get(db) === h) {
-    while (h.entries + read.ids.length > MAX_EDGE_ENTRIES && h.columns.size > 0) {
-      const oldest = h.columns.keys().next().value!;
-      h.entries -= h.columns.get(oldest)!.ids.length;
-      h.columns.delete(oldest);
-    }
-    h.columns.set(name, read);
-    h.entries += read.ids.length;
-  }
+  if (heldEdges.get(db) === h) h.entries = keepWithin(h.columns, h.entries, MAX_EDGE_ENTRIES, name, read);
   return read;
 }
