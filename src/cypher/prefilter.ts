@@ -166,15 +166,23 @@ function farConjuncts(target: NodePattern, where: Expr[]): Array<{ c: Expr; p: P
     const p = pushdownOf(c, target.variable, literalOf, true);
     // Presence tests narrow little: left to the prefilter and WHERE. Labels and tags are the engine's, and
     // lastseen is read from its own column: only property tests, as narrowInSql.
-    const text = JSON.stringify(p);
-    if (p !== null && p.op !== 'notnull' && !text.includes('"op":"tag"') && !text.includes('"op":"kind"') && !text.includes('"key":"lastseen"')) out.push({ c, p });
+    if (p !== null && p.op !== 'notnull' && propertyTests(p)) out.push({ c, p });
   }
   return out;
 }
 
+/** Whether every test of a pushdown (through its ORs) is on a node property other than lastseen: no label, no tag. */
+function propertyTests(p: Pushdown): boolean {
+  if (p.op === 'or') return p.parts.every(propertyTests);
+  return p.op !== 'tag' && p.op !== 'kind' && p.key !== 'lastseen';
+}
+
 /** The far-end set of the step's conjuncts this query has scanned already (farEndsOf; null: too many), or undefined. */
 export function farEndsHeld(target: NodePattern, where: Expr[], ctx: ExecContext): ReadonlySet<number> | null | undefined {
-  const conjuncts = farConjuncts(target, where);
+  return heldFor(farConjuncts(target, where), ctx);
+}
+
+function heldFor(conjuncts: Array<{ c: Expr; p: Pushdown }>, ctx: ExecContext): ReadonlySet<number> | null | undefined {
   if (conjuncts.length === 0 || !ctx.plan.farEnds) return null;
   const key = conjuncts.map((x) => x.c);
   for (const [held, ids] of ctx.farEnds) if (held.length === key.length && held.every((c, i) => c === key[i])) return ids;
@@ -189,8 +197,7 @@ export function farEndsHeld(target: NodePattern, where: Expr[], ctx: ExecContext
  */
 export async function farEndsOf(target: NodePattern, where: Expr[], ctx: ExecContext): Promise<ReadonlySet<number> | null> {
   const conjuncts = farConjuncts(target, where);
-  if (conjuncts.length === 0 || !ctx.plan.farEnds) return null;
-  const held = farEndsHeld(target, where, ctx);
+  const held = heldFor(conjuncts, ctx);
   if (held !== undefined) return held;
   const ids = await ctx.source.scan({ kind: requiredLabel(target.labels), predicates: conjuncts.map((x) => x.p) }, true);
   ctx.charge(ids.length);
