@@ -1,7 +1,8 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../db/create-db.ts';
 import { graphEngine, type GraphView } from '../graph/engine/index.ts';
-import { cacheableKey, column, heldWideColumns, keysOf, readColumnsTogether, objectidSuffixes, objectidsEndingIn, objectidTails, passes, wideColumns, type Column } from './property-columns.ts';
+import { cacheableKey, column, heldColumn, keysOf, readColumnsTogether, objectidSuffixes, objectidsEndingIn, objectidTails, passes, wideColumns, type Column } from './property-columns.ts';
+import { heldStore, nodeStore } from './node-store.ts';
 import { edgeColumn, type EdgeColumn } from './relationship-columns.ts';
 
 /**
@@ -50,20 +51,28 @@ const BATCH = 500;
 export const SMALL_SCAN = 5_000;
 /** A kept column this small drives a scan without reading more columns. */
 const RARE = 1_000;
+/** A scan testing property keys over more candidates than this reads the node store (node-store.ts) when it is not held. */
+export const STORE_FROM = 20_000;
 
 export class GraphSource {
   private viewPromise: Promise<GraphView> | null = null;
   /** Scans answered from kept property columns / objectid suffixes (tests check the path is taken). */
-  readonly stats = { columnScans: 0, wideReads: 0, wideScans: 0 };
+  readonly stats = { columnScans: 0, wideReads: 0, wideScans: 0, storeScans: 0 };
   private readonly kindCounts = new Map<string | null, number>();
 
   /**
    * `columns`: answer scans from kept property columns (property-columns.ts); on unless a test compares.
    * `wideScansFrom`: scans over more candidates than this (SMALL_SCAN; Infinity: none) test the keys many
    * nodes hold in the wide columns held for them; a test sets 0, and `keptColumns: false` to read every key as a
-   * wide column (the scans too).
+   * wide column (the scans too). `store` (on unless a test compares): columns from the node store
+   * (node-store.ts), read by a scan over more candidates than `storeFrom` (STORE_FROM; a test sets 0) and by
+   * any wide column read.
    */
-  constructor(readonly db: Db, private readonly options: { columns?: boolean; keptColumns?: boolean; wideScansFrom?: number } = {}) {}
+  constructor(readonly db: Db, private readonly options: { columns?: boolean; keptColumns?: boolean; wideScansFrom?: number; store?: boolean; storeFrom?: number } = {}) {}
+
+  private get store(): boolean {
+    return this.options.store !== false && this.options.columns !== false;
+  }
 
   /** The engine's view this query reads (taken once: one consistent graph for the whole query). */
   view(): Promise<GraphView> {
@@ -77,7 +86,7 @@ export class GraphSource {
    */
   async keptColumn(key: string): Promise<Column | null> {
     if (this.options.columns === false || this.options.keptColumns === false || !cacheableKey(key)) return null;
-    const c = await column(this.db, key);
+    const c = await column(this.db, key, this.store);
     return c === null || c === 'large' ? null : c;
   }
 
@@ -89,7 +98,7 @@ export class GraphSource {
   async wideColumns(keys: readonly string[]): Promise<Map<string, Column> | null> {
     if (this.options.columns === false) return null;
     this.stats.wideReads += keys.length;
-    return wideColumns(this.db, keys);
+    return wideColumns(this.db, keys, this.store);
   }
 
   /**
@@ -103,7 +112,18 @@ export class GraphSource {
 
   /** Every node's objectid tail hash (property-columns.ts objectidTails); null when columns are off or cannot be kept. */
   async objectidTails(): Promise<{ ids: Float64Array; hashes: Uint16Array } | null> {
-    return this.options.columns === false ? null : objectidTails(this.db);
+    return this.options.columns === false ? null : objectidTails(this.db, this.store);
+  }
+
+  /** Whether the node store (node-store.ts) is held at the current version and may be used: scans of its keys are in memory. */
+  storeHeld(): boolean {
+    return this.store && heldStore(this.db) !== null;
+  }
+
+  /** The column of a key held already (kept, wide or the node store's), without reading any; null when none is or columns are off. */
+  heldColumn(key: string): Column | null {
+    if (this.options.columns === false || !this.store) return null;
+    return heldColumn(this.db, key, true);
   }
 
   /** How many nodes carry a kind (a stored kind or a Tag_* kind; null: all nodes). */
@@ -152,20 +172,26 @@ export class GraphSource {
     const known = async (key: string) => {
       if (columns.has(key)) return true;
       if (this.options.keptColumns === false) return false;
-      const c = await column(this.db, key);
+      const c = await column(this.db, key, this.store);
       if (c === null || c === 'large') return false;
       columns.set(key, c);
       return true;
     };
+    // Property keys tested over many candidates: the node store is read first when not held (one pass over
+    // `nodes` for every key, instead of this scan's SQL and the next ones').
+    // (name too: the store holds it as Cypher reads it.)
+    const named = this.store;
+    const storeKeys = spec.predicates.flatMap((p) => keysOf(p, named) ?? []);
+    if (this.store && storeKeys.length > 0 && (byKind?.length ?? view.nodeCount) > (this.options.storeFrom ?? STORE_FROM) && heldStore(this.db) === null) await nodeStore(this.db);
     let driver: ArrayLike<number> | null = null;
     // The keys not read yet, read together (one pass for several rare keys).
-    if (this.options.keptColumns !== false) await readColumnsTogether(this.db, spec.predicates.flatMap((p) => keysOf(p) ?? []));
+    if (this.options.keptColumns !== false) await readColumnsTogether(this.db, storeKeys, this.store);
     // objectid ENDS WITH '…-512' (or an OR of such): the nodes whose objectid has that last segment.
     const bySuffix = new Set<Pushdown>();
     for (const p of spec.predicates) {
       const suffixes = objectidSuffixes(p);
       if (suffixes === null) continue;
-      const ids = await objectidsEndingIn(this.db, suffixes);
+      const ids = await objectidsEndingIn(this.db, suffixes, this.store);
       if (ids === null) break;
       bySuffix.add(p);
       if (driver === null || ids.length < driver.length) driver = ids;
@@ -178,26 +204,43 @@ export class GraphSource {
       if (driver === null || c.ids.length < driver.length) driver = c.ids;
     }
     // Keys more nodes hold than a kept column may (`enabled`, `domainsid`): over many candidates, their wide
-    // columns, when the probe or a step's prefilter has read them at this version, test them in memory
-    // instead of SQL. (Not read for a scan: a pass over every node's properties costs more than the scan.)
+    // columns, when the probe or a step's prefilter has read them at this version, or the node store's,
+    // test them in memory instead of SQL. (Not read for a scan: a pass over every node's properties costs
+    // more than the scan; the store is read above, for every key at once.)
     const candidateCount = driver?.length ?? byKind?.length ?? view.nodeCount;
+    let fromStore = false;
     if (candidateCount > (this.options.wideScansFrom ?? SMALL_SCAN) && (driver === null || driver.length > RARE)) {
       const large: string[] = [];
-      for (const p of spec.predicates) for (const k of keysOf(p) ?? []) if (!large.includes(k) && !(await known(k))) large.push(k);
-      const wide = large.length === 0 ? null : this.options.keptColumns === false ? await wideColumns(this.db, large) : heldWideColumns(this.db, large);
-      if (wide !== null) {
-        for (const [k, c] of wide) columns.set(k, c);
-        this.stats.wideScans++;
+      for (const p of spec.predicates) for (const k of keysOf(p, named) ?? []) if (!large.includes(k) && !(await known(k))) large.push(k);
+      if (this.options.keptColumns === false && large.length > 0) {
+        const wide = await wideColumns(this.db, large, this.store);
+        if (wide !== null) {
+          for (const [k, c] of wide) columns.set(k, c);
+          this.stats.wideScans++;
+        }
+      } else {
+        let some = false;
+        for (const k of large) {
+          const c = heldColumn(this.db, k, this.store);
+          if (c === null) continue;
+          columns.set(k, c);
+          some = true;
+        }
+        if (some) this.stats.wideScans++;
+        // Some keys only the store's (or the wide) columns test: the others (`n.email <> ""`, a key counted only)
+        // are tested in SQL on the survivors.
+        fromStore = some;
       }
     }
-    if (driver === null) {
+    const testable = spec.predicates.filter((p) => keysOf(p, named)?.every((k) => columns.has(k)) ?? false);
+    if (driver === null && !(fromStore && testable.length > 0)) {
       for (const p of spec.predicates) {
         const keys = keysOf(p);
         if (keys === null) return null;
         for (const k of keys) if (!(await known(k))) return null;
       }
     }
-    const testable = spec.predicates.filter((p) => keysOf(p)?.every((k) => columns.has(k)) ?? false);
+    if (testable.length > 0 && this.storeHeld()) this.stats.storeScans++;
     // The suffix predicates narrowed by hash (a superset): the exact test is left to SQL or to WHERE.
     const rest = spec.predicates.filter((p) => !testable.includes(p) && !(bySuffix.has(p) && driver !== null && driver.length <= SMALL_SCAN));
     const candidates: ArrayLike<number> = driver ?? byKind ?? view.nodeIds();

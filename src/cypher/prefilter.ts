@@ -58,6 +58,13 @@ export async function columnsFor(c: Expr, sample: Row, rowCount: number, ctx: Ex
   const wide: string[] = [];
   for (const key of keys) {
     if (ctx.probeColumns.has(key)) continue;
+    // A column held already (the node store's, a kept or wide one): read at no cost, whatever the rows.
+    const held = ctx.source.heldColumn(key);
+    if (held !== null) {
+      ctx.probeColumns.set(key, held);
+      ctx.plan.storeTaken++;
+      continue;
+    }
     if (!read) return false;
     const column = await ctx.source.keptColumn(key);
     if (column !== null) ctx.probeColumns.set(key, column);

@@ -3,6 +3,7 @@ import type { Db } from '../db/create-db.ts';
 import type { GraphView } from '../graph/engine/index.ts';
 import type { Pushdown } from './graph-source.ts';
 import { positionIn, type GraphSnapshot } from '../graph/engine/snapshot.ts';
+import { heldStore, nodeStore, storeColumn } from './node-store.ts';
 
 /**
  * Property columns for node scans: the value of one property key for every node that has it, read
@@ -61,20 +62,27 @@ function overOr(p: Pushdown, leaf: (q: Exclude<Pushdown, { op: 'or' }>) => strin
   return out;
 }
 
-/** The property keys a pushdown tests ([] for labels and tags; null when one of them cannot be kept). */
-export function keysOf(p: Pushdown): string[] | null {
-  return overOr(p, (q) => (q.op === 'tag' || q.op === 'kind' ? [] : cacheableKey(q.key) ? [q.key] : null));
+/** The property keys a pushdown tests ([] for labels and tags; null when one of them cannot be kept; `name`: also name). */
+export function keysOf(p: Pushdown, name = false): string[] | null {
+  return overOr(p, (q) => (q.op === 'tag' || q.op === 'kind' ? [] : cacheableKey(q.key) || (name && q.key === 'name') ? [q.key] : null));
 }
 
 /**
  * The column of `key` at the current `nodes` version (read now when not kept: one pass over `nodes`
  * that stops after MAX_COLUMN + 1 holders); 'large' when more nodes have it; null when nothing may be
- * kept (data versions unusable).
+ * kept (data versions unusable). `store`: answered from the node store (node-store.ts) when it is held
+ * (a key it counts but keeps no column of is read as before).
  */
-export async function column(db: Db, key: string): Promise<Column | 'large' | null> {
+export async function column(db: Db, key: string, store = false): Promise<Column | 'large' | null> {
   const h = cacheableKey(key) ? heldAt(db) : null;
   if (h === null) return null;
   if (h.large.has(key)) return 'large';
+  const s = store ? heldStore(db) : null;
+  if (s !== null) {
+    if ((s.holders.get(key) ?? 0) > MAX_COLUMN) return 'large';
+    const c = storeColumn(s, key);
+    if (c !== undefined) return c;
+  }
   const kept = h.columns.get(key);
   if (kept) {
     // Most recently used last.
@@ -119,9 +127,11 @@ export function keepWithin<C extends { ids: Float64Array }>(columns: Map<string,
  * none is kept or known large and together they are held by at most MAX_COLUMN nodes (else each is read
  * on its own, as column() does).
  */
-export async function readColumnsTogether(db: Db, keys: readonly string[]): Promise<void> {
+export async function readColumnsTogether(db: Db, keys: readonly string[], store = false): Promise<void> {
   const h = heldAt(db);
   if (h === null) return;
+  const s = store ? heldStore(db) : null;
+  if (s !== null) keys = keys.filter((k) => storeColumn(s, k) === undefined && (s.holders.get(k) ?? 0) <= MAX_COLUMN);
   h.keys ??= keySample(db);
   const estimates = await h.keys;
   const wanted = [...new Set(keys)].filter((k) => cacheableKey(k) && !h.large.has(k) && !h.columns.has(k) && !((estimates?.get(k) ?? 0) > 2 * MAX_COLUMN));
@@ -168,16 +178,19 @@ export const MAX_INTERNED = 65_536;
  * least recently used first out). Read when a question would otherwise read the details, or test in SQL,
  * of a large part of the nodes (the probe over many rows, a scan of a common key): the same values the
  * details hold, so the probe and the scans read them instead. Repeated values are held once. Null when
- * nothing may be kept or a key cannot be (lastseen: formatted from its own column).
+ * nothing may be kept or a key cannot be (lastseen: formatted from its own column). `store`: the keys the node
+ * store keeps (node-store.ts) are taken from it, read first when it is not held (one pass for every key).
  */
-export async function wideColumns(db: Db, keys: readonly string[]): Promise<Map<string, Column> | null> {
+export async function wideColumns(db: Db, keys: readonly string[], store = false): Promise<Map<string, Column> | null> {
   if (keys.some((k) => !wideKey(k))) return null;
   const h = heldAt(db);
   if (h === null) return null;
   const out = new Map<string, Column>();
   const missing: string[] = [];
+  let s = store ? heldStore(db) : null;
+  if (store && s === null && keys.some((k) => (cacheableKey(k) || k === 'name') && !h.columns.has(k) && !h.wide.has(k))) s = await nodeStore(db);
   for (const key of new Set(keys)) {
-    const kept = h.columns.get(key) ?? h.wide.get(key);
+    const kept = h.columns.get(key) ?? h.wide.get(key) ?? (s === null ? undefined : storeColumn(s, key));
     if (kept === undefined) missing.push(key);
     else {
       out.set(key, kept);
@@ -199,17 +212,25 @@ export async function wideColumns(db: Db, keys: readonly string[]): Promise<Map<
 }
 
 /** The wide (or kept) columns of these keys already held at the current version, without reading any; null unless all are. */
-export function heldWideColumns(db: Db, keys: readonly string[]): Map<string, Column> | null {
-  if (!db.versions.usable()) return null;
-  const h = held.get(db);
-  if (h === undefined || h.version !== db.versions.snapshot(['nodes'])) return null;
+export function heldWideColumns(db: Db, keys: readonly string[], store = false): Map<string, Column> | null {
   const out = new Map<string, Column>();
   for (const key of keys) {
-    const c = h.columns.get(key) ?? h.wide.get(key);
-    if (c === undefined) return null;
+    const c = heldColumn(db, key, store);
+    if (c === null) return null;
     out.set(key, c);
   }
   return out;
+}
+
+/** The wide or kept column of a key already held at the current version (`store`: or the node store's), without reading any; null when none is. */
+export function heldColumn(db: Db, key: string, store = false): Column | null {
+  if (!db.versions.usable()) return null;
+  const h = held.get(db);
+  const version = db.versions.snapshot(['nodes']);
+  const c = h === undefined || h.version !== version ? undefined : h.columns.get(key) ?? h.wide.get(key);
+  if (c !== undefined) return c;
+  const s = store ? heldStore(db) : null;
+  return (s === null ? undefined : storeColumn(s, key)) ?? null;
 }
 
 async function readWide(db: Db, keys: readonly string[]): Promise<Map<string, Column>> {
@@ -291,8 +312,8 @@ export function objectidSuffixes(p: Pushdown): string[] | null {
  * objectidSuffixes gives them): those whose last segment hashes as the suffix's, from every node's
  * objectid read once per `nodes` version (16 bits and an id per node). Null when nothing may be kept.
  */
-export async function objectidsEndingIn(db: Db, suffixes: readonly string[]): Promise<number[] | null> {
-  const tails = await objectidTails(db);
+export async function objectidsEndingIn(db: Db, suffixes: readonly string[], store = false): Promise<number[] | null> {
+  const tails = await objectidTails(db, store);
   if (tails === null) return null;
   const wanted = new Uint8Array(65_536);
   for (const x of suffixes) wanted[tailHash(x)] = 1;
@@ -302,10 +323,17 @@ export async function objectidsEndingIn(db: Db, suffixes: readonly string[]): Pr
   return out;
 }
 
-/** Every node's objectid as the hash of its last `-` segment (upper-cased), ids ascending; read once per `nodes` version. Null when nothing may be kept. */
-export async function objectidTails(db: Db): Promise<{ ids: Float64Array; hashes: Uint16Array } | null> {
+/**
+ * Every node's objectid as the hash of its last `-` segment (upper-cased), ids ascending; read once per
+ * `nodes` version (`store`: as part of the node store, node-store.ts). Null when nothing may be kept.
+ */
+export async function objectidTails(db: Db, store = false): Promise<{ ids: Float64Array; hashes: Uint16Array } | null> {
   const h = heldAt(db);
   if (h === null) return null;
+  if (!h.suffixes && store) {
+    const s = await nodeStore(db);
+    if (s !== null) return s.tails;
+  }
   if (!h.suffixes) {
     const idList: number[] = [];
     const hashList: number[] = [];
@@ -407,8 +435,11 @@ async function readColumn(db: Db, key: string): Promise<Column | 'large'> {
   return { ids: Float64Array.from(pairs, (x) => x[0]), values: pairs.map((x) => x[1]) };
 }
 
-/** A column's value index per position of one engine snapshot (-1: none), made on first use (one pass over both). */
-const byPosition = new WeakMap<Column, { graph: GraphSnapshot; index: Int32Array }>();
+/**
+ * A column's value index per position of one engine snapshot (-1: none), made on first use (one pass over
+ * both); kept per ids array, so the columns sharing one (the node store's over the same nodes) share it.
+ */
+const byPosition = new WeakMap<Float64Array, { graph: GraphSnapshot; index: Int32Array }>();
 
 /**
  * The value of a column at a node id (undefined when the node lacks the key), found through the
@@ -426,7 +457,7 @@ export function valueAtPosition(column: Column, graph: GraphSnapshot, id: number
 
 /** A column's value index by position in a snapshot (-1: the node lacks the key), made once per column and snapshot. */
 export function positionIndex(column: Column, graph: GraphSnapshot): Int32Array {
-  let held = byPosition.get(column);
+  let held = byPosition.get(column.ids);
   if (held === undefined || held.graph !== graph) {
     const index = new Int32Array(graph.nodeCount).fill(-1);
     const ids = column.ids;
@@ -434,7 +465,7 @@ export function positionIndex(column: Column, graph: GraphSnapshot): Int32Array 
       while (p < graph.nodeCount && graph.nodeIds[p] < ids[i]) p++;
       if (p < graph.nodeCount && graph.nodeIds[p] === ids[i]) index[p] = i;
     }
-    byPosition.set(column, (held = { graph, index }));
+    byPosition.set(column.ids, (held = { graph, index }));
   }
   return held.index;
 }

@@ -7,7 +7,8 @@
  * reading details (with the threshold at one row), matches streamed into the grouping of an aggregating
  * WITH / RETURN (compared in order: the very rows), conjuncts decided while probing by kept columns and
  * objectid tail hashes, and scans answered
- * from kept property columns and objectid suffixes (src/cypher/property-columns.ts). Each must give
+ * from kept property columns and objectid suffixes (src/cypher/property-columns.ts), and everything read
+ * from the node store (src/cypher/node-store.ts: scans, the probe, prefilters, far ends). Each must give
  * the rows of the plan without it (as a multiset: starting elsewhere may list them in another order,
  * which Cypher leaves open without ORDER BY; a final LIMIT is compared without it, then by count):
  * checked on every Active Directory query of the Query Library plus constructed ones, on the
@@ -93,7 +94,7 @@ test('start candidates from relationship kinds, presence tests, relationship pre
     const outcomes = await ingestFiles(t.db, files.map((f) => ({ path: FIXTURES + f })));
     assert.deepEqual(outcomes.filter((o) => o.error), []);
     await analyzeGraph(t.db);
-    const taken = { edgeAnchors: 0, presence: 0, edgePushdown: 0, matchOnce: 0, sqlNarrow: 0, columns: 0, streamAggregation: 0, groupsClosedEarly: 0, prefilter: 0, prefilterDropped: 0, wide: 0, wideScans: 0, edgeColumns: 0, farEnds: 0 };
+    const taken = { edgeAnchors: 0, presence: 0, edgePushdown: 0, matchOnce: 0, sqlNarrow: 0, columns: 0, streamAggregation: 0, groupsClosedEarly: 0, prefilter: 0, prefilterDropped: 0, wide: 0, wideScans: 0, edgeColumns: 0, farEnds: 0, storeScans: 0, storeProbes: 0 };
     const finalLimit = /\bLIMIT\s+\d+\s*;?\s*$/i;
     for (const query of [...CONSTRUCTED, ...AD_QUERIES.map((q) => q.query)]) {
       for (const text of finalLimit.test(query) ? [query.replace(finalLimit, ''), query] : [query]) {
@@ -102,14 +103,16 @@ test('start candidates from relationship kinds, presence tests, relationship pre
     }
     async function compare(text: string, limited: boolean) {
       const prepared = prepareCypher(text);
-      const run = async (options: ExecuteOptions, columns = true, wide = false) => {
+      // `store`: the node store read by every scan (storeFrom 0), the wide columns and the objectid tails, and used by the probe and prefilters.
+      const run = async (options: ExecuteOptions, columns = true, wide = false, store = false) => {
         try {
-          const source = new GraphSource(t.db, wide ? { keptColumns: false, wideScansFrom: 0 } : { columns });
+          const source = new GraphSource(t.db, store ? { store: true, storeFrom: 0, wideScansFrom: 0, ...(wide ? { keptColumns: false, wideScansFrom: 0 } : {}) } : wide ? { keptColumns: false, wideScansFrom: 0, store: false } : { columns, store: false });
           try {
             return await runWith(source);
           } finally {
             taken.columns += source.stats.columnScans;
             taken.wideScans += source.stats.wideScans;
+            taken.storeScans += source.stats.storeScans;
           }
         } catch (err) {
           if (err instanceof CypherError) return err.message;
@@ -129,6 +132,7 @@ test('start candidates from relationship kinds, presence tests, relationship pre
           taken.wide += result.ctx.plan.wideTaken;
           taken.edgeColumns += result.ctx.plan.edgeColumnsTaken;
           taken.farEnds += result.ctx.plan.farEndsTaken;
+          taken.storeProbes += result.ctx.plan.storeTaken;
           return result.rows;
         }
       };
@@ -145,6 +149,10 @@ test('start candidates from relationship kinds, presence tests, relationship pre
       assert.deepEqual(canonical(await run({ sqlNarrowAt: 1, wideAt: 1 }, true, true)), plain, text);
       assert.deepEqual(canonical(await run({ sqlNarrowAt: 1, wideAt: 1, prefilter: false }, true, true)), plain, text);
       assert.deepEqual(canonical(await run({ sqlNarrowAt: 1, farEnds: false })), plain, text);
+      // The node store: every scan, wide column and objectid tail read from it; columns held for the probe and prefilters.
+      assert.deepEqual(canonical(await run({}, true, false, true)), plain, text);
+      assert.deepEqual(canonical(await run({ sqlNarrowAt: 1, wideAt: 1 }, true, false, true)), plain, text);
+      assert.deepEqual(canonical(await run({ sqlNarrowAt: 1, wideAt: 1, farEnds: false }, true, true, true)), plain, text);
       assert.deepEqual(canonical(await run({ edgeAnchors: false, presence: false, edgePushdown: false })), plain, text);
       assert.deepEqual(canonical(await run({ presence: false, edgePushdown: false })), plain, text);
       assert.deepEqual(canonical(await run({ edgeAnchors: false, edgePushdown: false })), plain, text);
@@ -165,6 +173,8 @@ test('start candidates from relationship kinds, presence tests, relationship pre
     assert.ok(taken.wideScans >= 10, `scans from wide columns ${taken.wideScans} times`);
     assert.ok(taken.wide >= 20, `wide columns read for the probe and the prefilter ${taken.wide} times`);
     assert.ok(taken.groupsClosedEarly >= 100, `groups finished as their anchor changed: ${taken.groupsClosedEarly}`);
+    assert.ok(taken.storeScans >= 20, `scans from the node store ${taken.storeScans} times`);
+    assert.ok(taken.storeProbes >= 20, `node store columns held for the probe and prefilters ${taken.storeProbes} times`);
   } finally {
     await t.close();
   }
@@ -186,14 +196,25 @@ test('kept property columns, wide columns, relationship columns and objectid suf
     const suffix = "MATCH (n) WHERE n.objectid ENDS WITH '-424242' RETURN n.name";
     // The same through wide columns (every key read as one: scans and the probe over a step's matches).
     const wideNames = async (query: string) => {
-      const result = await executeQuery(prepareCypher(query), new GraphSource(t.db, { keptColumns: false, wideScansFrom: 0 }), undefined, { sqlNarrowAt: 1, wideAt: 1 });
+      const result = await executeQuery(prepareCypher(query), new GraphSource(t.db, { keptColumns: false, wideScansFrom: 0, store: false }), undefined, { sqlNarrowAt: 1, wideAt: 1 });
       return result.rows.map((r) => Object.values(r)[0] as string).sort();
     };
+    // The same through the node store (read by every scan, held for the probe; name and objectid tails from it too).
+    const storeNames = async (query: string) => {
+      const source = new GraphSource(t.db, { store: true, storeFrom: 0, wideScansFrom: 0 });
+      const result = await executeQuery(prepareCypher(query), source, undefined, { sqlNarrowAt: 1, wideAt: 1 });
+      assert.ok(source.storeHeld(), query);
+      return result.rows.map((r) => Object.values(r)[0] as string).sort();
+    };
+    const byName = (name: string) => `MATCH (n) WHERE n.name = ${JSON.stringify(name)} AND n.scentprobe = 7 RETURN n.name`;
     const wideProbe = 'MATCH (n)-[r]->(m) WHERE n.scentprobe = 7 AND m.objectid <> n.name RETURN DISTINCT n.name';
     assert.deepEqual(await names(probe), []);
     assert.deepEqual(await names(suffix), []);
     assert.deepEqual(await wideNames(probe), []);
     assert.deepEqual(await wideNames(wideProbe), []);
+    assert.deepEqual(await storeNames(probe), []);
+    assert.deepEqual(await storeNames(suffix), []);
+    assert.deepEqual(await storeNames(wideProbe), []);
     // A write through the database layer (as any ingest): the next scan reads the columns again.
     const node = await t.db.kysely.selectFrom('nodes').select(['id', 'objectid', 'name', 'properties']).where('kind', '=', 'User').orderBy('id').executeTakeFirstOrThrow();
     const objectid = `${node.objectid}-424242`;
@@ -203,6 +224,14 @@ test('kept property columns, wide columns, relationship columns and objectid suf
     assert.deepEqual(await names(probe), [name]);
     assert.deepEqual(await names(suffix), [name]);
     assert.deepEqual(await wideNames(probe), [name]);
+    assert.deepEqual(await storeNames(probe), [name]);
+    assert.deepEqual(await storeNames(suffix), [name]);
+    assert.deepEqual(await storeNames(byName(name)), [name]);
+    // A name written: the store's name column follows (the property, as Cypher reads it).
+    await t.db.kysely.updateTable('nodes').set({ properties: JSON.stringify({ ...properties, name: 'SCENT PROBE RENAMED' }) }).where('id', '=', node.id).execute();
+    assert.deepEqual(await storeNames(byName('SCENT PROBE RENAMED')), ['SCENT PROBE RENAMED']);
+    assert.deepEqual(await storeNames(byName(name)), []);
+    await t.db.kysely.updateTable('nodes').set({ properties: JSON.stringify(properties) }).where('id', '=', node.id).execute();
     // Relationship columns (a step's prefilter reading `r.x` of its kinds) follow writes to edges.
     const edgeProbe = 'MATCH (a)-[r:MemberOf]->(b) WHERE r.scentprobe = 7 RETURN a.objectid';
     assert.deepEqual(await wideNames(edgeProbe), []);
