@@ -211,7 +211,9 @@ export class GraphSource {
     let fromStore = false;
     if (candidateCount > (this.options.wideScansFrom ?? SMALL_SCAN) && (driver === null || driver.length > RARE)) {
       const large: string[] = [];
-      for (const p of spec.predicates) for (const k of keysOf(p, named) ?? []) if (!large.includes(k) && !(await known(k))) large.push(k);
+      // (The keys beside an objectid suffix test too: `n.objectid ENDS WITH '-502' OR n.name STARTS WITH …`.)
+      const leafKeys = (p: Pushdown): string[] => (p.op === 'or' ? p.parts.flatMap(leafKeys) : 'key' in p && p.key !== 'objectid' ? keysOf(p, named) ?? [] : []);
+      for (const p of spec.predicates) for (const k of leafKeys(p)) if (!large.includes(k) && !(await known(k))) large.push(k);
       if (this.options.keptColumns === false && large.length > 0) {
         const wide = await wideColumns(this.db, large, this.store);
         if (wide !== null) {
@@ -232,7 +234,15 @@ export class GraphSource {
         fromStore = some;
       }
     }
-    const testable = spec.predicates.filter((p) => keysOf(p, named)?.every((k) => columns.has(k)) ?? false);
+    // objectid suffixes (`n.objectid ENDS WITH '-502' OR n.name STARTS WITH …`) by the store's objectid tail hashes (a superset: WHERE decides).
+    const tails = this.store ? heldStore(this.db)?.tails : undefined;
+    const inMemory = (p: Pushdown): boolean => {
+      if (p.op === 'or') return p.parts.every(inMemory);
+      if (p.op === 'tag' || p.op === 'kind') return true;
+      if (p.key === 'objectid') return tails !== undefined && p.op === 'ends' && p.value.includes('-');
+      return columns.has(p.key);
+    };
+    const testable = spec.predicates.filter((p) => (keysOf(p, named)?.every((k) => columns.has(k)) ?? false) || (tails !== undefined && inMemory(p)));
     if (driver === null && !(fromStore && testable.length > 0)) {
       for (const p of spec.predicates) {
         const keys = keysOf(p);
@@ -248,7 +258,7 @@ export class GraphSource {
     for (let i = 0; i < candidates.length; i++) {
       const id = candidates[i];
       if (spec.kind === null ? !view.has(id) : !view.hasKind(id, spec.kind)) continue;
-      if (testable.every((p) => passes(p, id, columns, view))) out.push(id);
+      if (testable.every((p) => passes(p, id, columns, view, tails))) out.push(id);
     }
     if (rest.length > 0 && out.length > SMALL_SCAN) {
       const where = sql.join(rest.map((p) => this.pushdown(p)), sql` and `);

@@ -478,16 +478,21 @@ export function valueAt(column: Column, id: number): unknown {
 
 const same = (a: unknown, b: unknown) => a === b;
 
-/** Whether a node may pass a pushdown (never false where Cypher's own test could be true); its keys' columns are given. */
-export function passes(p: Pushdown, id: number, columns: Map<string, Column>, view: GraphView): boolean {
+/**
+ * Whether a node may pass a pushdown (never false where Cypher's own test could be true); its keys' columns
+ * are given, and `tails` (objectidTails) for `objectid ENDS WITH '…-x'` (a node whose objectid's last segment
+ * hashes otherwise cannot pass).
+ */
+export function passes(p: Pushdown, id: number, columns: Map<string, Column>, view: GraphView, tails?: { ids: Float64Array; hashes: Uint16Array }): boolean {
   switch (p.op) {
     case 'or':
-      return p.parts.some((x) => passes(x, id, columns, view));
+      return p.parts.some((x) => passes(x, id, columns, view, tails));
     case 'tag': case 'kind':
       return view.hasKind(id, p.label);
     default:
       break;
   }
+  if (p.key === 'objectid' && tails !== undefined && p.op === 'ends' && p.value.includes('-')) return tailAt(tails, id) === tailHash(p.value);
   const v = valueAt(columns.get(p.key)!, id);
   if (v === undefined) return false;
   switch (p.op) {

@@ -206,7 +206,7 @@ test('kept property columns, wide columns, relationship columns and objectid suf
       assert.ok(source.storeHeld(), query);
       return result.rows.map((r) => Object.values(r)[0] as string).sort();
     };
-    const byName = (name: string) => `MATCH (n) WHERE n.name = ${JSON.stringify(name)} AND n.scentprobe = 7 RETURN n.name`;
+    const byName = (name: unknown) => `MATCH (n) WHERE n.name = ${JSON.stringify(name)} AND n.scentprobe = 7 RETURN n.name`;
     const wideProbe = 'MATCH (n)-[r]->(m) WHERE n.scentprobe = 7 AND m.objectid <> n.name RETURN DISTINCT n.name';
     assert.deepEqual(await names(probe), []);
     assert.deepEqual(await names(suffix), []);
