@@ -33,7 +33,7 @@ export class ExecContext {
   /** Whether expressions read relationship properties (then matched relationships' properties are loaded). */
   wantEdgeProps = false;
   /** Planner choices that may be turned off (tests compare the rows with and without them), and how often each was taken. */
-  readonly plan = { edgeAnchors: true, presence: true, edgePushdown: true, matchOnce: true, streamAggregation: true, prefilter: true, farEnds: true, sqlNarrowAt: 5_000, wideAt: null as number | null, prefilterTaken: 0, prefilterDropped: 0, wideTaken: 0, storeTaken: 0, edgeColumnsTaken: 0, farEndsTaken: 0, edgeAnchorsTaken: 0, streamAggregationTaken: 0, groupsClosedEarly: 0, presenceTaken: 0, edgePushdownTaken: 0, matchOnceTaken: 0, sqlNarrowTaken: 0 };
+  readonly plan = { edgeAnchors: true, presence: true, edgePushdown: true, matchOnce: true, streamAggregation: true, prefilter: true, farEnds: true, sqlNarrowAt: 5_000, wideAt: null as number | null, prefilterTaken: 0, prefilterDropped: 0, wideTaken: 0, storeTaken: 0, pairTests: true, pairTestsTaken: 0, edgeColumnsTaken: 0, farEndsTaken: 0, edgeAnchorsTaken: 0, streamAggregationTaken: 0, groupsClosedEarly: 0, presenceTaken: 0, edgePushdownTaken: 0, matchOnceTaken: 0, sqlNarrowTaken: 0 };
 
   constructor(
     readonly source: GraphSource,

@@ -31,6 +31,8 @@ export interface ExecuteOptions {
   prefilter?: boolean;
   /** A step's far end narrowed by a scan of its own conjuncts before the walk tests it (match.ts farEndsOf); on unless a test compares. */
   farEnds?: boolean;
+  /** Prefilter conjuncts comparing a start node's property with its far end's tested by column codes first (prefilter.ts pairTestsOf); on unless a test compares. */
+  pairTests?: boolean;
   /** Rows from which the probe and a step's prefilter read wide and relationship columns (match.ts wideEnough: a third of the nodes, at least 20,000); a test sets 1. */
   wideAt?: number;
   /** A MATCH's matches streamed into the grouping of the aggregating WITH / RETURN after it (groupsMatches); on unless a test compares. */
@@ -50,6 +52,7 @@ export async function executeQuery(prepared: PreparedQuery, source: GraphSource,
   ctx.plan.streamAggregation = options.streamAggregation !== false;
   ctx.plan.prefilter = options.prefilter !== false;
   ctx.plan.farEnds = options.farEnds !== false;
+  ctx.plan.pairTests = options.pairTests !== false;
   if (options.wideAt !== undefined) ctx.plan.wideAt = options.wideAt;
   const nodeVars = new Set<string>();
   visitQuery(prepared, () => {}, (p) => {

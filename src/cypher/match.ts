@@ -7,7 +7,7 @@ import { estimateNodes, labelNames, literalOf, pushdownOf, type ConstantOf, type
 import { edgePushdownable, type Pushdown } from './graph-source.ts';
 import { nodesWithEdges, edgeCount, type EndDirection } from './adjacency.ts';
 import { shortestPaths } from './shortest.ts';
-import { columnsFor, estimateWalk, farEndsHeld, farEndsOf, hasPattern, prefilterOf, prefilterPasses, type Prefilter } from './prefilter.ts';
+import { columnsFor, estimateWalk, farEndsHeld, farEndsOf, hasPattern, pairPasses, pairTestsOf, prefilterOf, prefilterPasses, type PairTest, type Prefilter } from './prefilter.ts';
 import { equals, NodeRef, PathValue, RelRef, type Row, type Value } from './values.ts';
 import { freeVariables, readsDetails } from './walk.ts';
 
@@ -652,9 +652,13 @@ async function step(part: PatternPart, i: number, side: 'right' | 'left', partia
   };
   // A one-step relationship variable of a typed step: its properties may be read from relationship columns.
   const stepKinds = r.variable !== null && r.range === null && hop.kinds !== undefined ? new Map([[r.variable, hop.kinds]]) : undefined;
+  // Conjuncts comparing a property of the start node with one of the far end, by column codes (prefilter.ts pairTestsOf).
+  let pairs: PairTest[] = [];
   const setPre = (conjuncts: Prefilter | null) => {
     pre = conjuncts;
     preRel = pre !== null && r.variable !== null && pre.some((c) => freeVariables(c.expr).has(r.variable!));
+    pairs = ctx.plan.pairTests ? pairTestsOf(pre, part.nodes[from].variable, target.variable, ctx) : [];
+    if (pairs.length > 0) ctx.plan.pairTestsTaken++;
   };
   // A row as the step makes them (for the kinds of values its variables hold).
   const sampleAfter = (row: Row, end: number): Row => {
@@ -760,6 +764,7 @@ async function step(part: PatternPart, i: number, side: 'right' | 'left', partia
       const g = ctx.view.graph;
       const outbound = hop.direction === 'outbound';
       const slots = ctx.view.edgeSlotsOf(start, hop.direction, hop.kinds);
+      const startPos = g.position(start);
       for (let j = 0; j < slots.length; j++) {
         const slot = slots[j];
         const id = g.edgeIds[slot];
@@ -770,6 +775,10 @@ async function step(part: PatternPart, i: number, side: 'right' | 'left', partia
         if (only !== undefined && !only.has(id)) continue;
         if (far !== null && !far.has(end)) continue;
         if (!nodeMatchesStatic(target, end, ctx)) continue;
+        if (pairs.length > 0 && !pairPasses(pairs, startPos, outbound ? g.edgeDst[slot] : g.edgeSrc[slot])) {
+          ctx.plan.prefilterDropped++;
+          continue;
+        }
         if (pre && !passesPre(p, end, preRel ? new RelRef(id, g.nodeIds[g.edgeSrc[slot]], g.nodeIds[g.edgeDst[slot]], g.kinds.name(g.edgeKind[slot])) : undefined)) continue;
         found.push({ p, start, end, edges: [ctx.view.edgeAtSlot(slot)] });
         if ((enough !== undefined || emit !== undefined) && found.length >= STEP_FLUSH) {

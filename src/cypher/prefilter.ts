@@ -11,7 +11,7 @@ import { NEEDS_DETAILS, type ExecContext } from './context.ts';
 import { tailsWanted, truth } from './eval.ts';
 import type { Pushdown } from './graph-source.ts';
 import { literalOf, pushdownOf, requiredLabel } from './plan.ts';
-import { wideKey } from './property-columns.ts';
+import { positionIndex, wideKey, type Column } from './property-columns.ts';
 import { NodeRef, RelRef, type Row } from './values.ts';
 import { children, freeVariables, readsDetails } from './walk.ts';
 
@@ -220,4 +220,74 @@ export type Prefilter = Array<{ expr: Expr; test: Compiled }>;
 export function hasPattern(c: Expr): boolean {
   const text = JSON.stringify(c);
   return text.includes('"t":"pattern') || text.includes('"t":"patcomp');
+}
+
+/**
+ * A prefilter conjunct comparing one property of a step's start node with one of its far end
+ * (`s.domainsid <> t.domainsid`, `a.x = b.x`), both read from columns: each column's values as small codes
+ * by snapshot position (equal primitive values, equal codes; -1 no value, -2 a list or map), so a match is
+ * tested by two array reads before its scratch row is made. Only drops what the conjunct drops (a null
+ * side, or codes deciding it not true); the prefilter and WHERE still test what it lets through.
+ */
+export interface PairTest {
+  start: Int32Array;
+  end: Int32Array;
+  equal: boolean;
+}
+
+const codesByColumn = new WeakMap<object, { graph: object; codes: Int32Array }>();
+
+function codesOf(column: Column, ctx: ExecContext): Int32Array {
+  const graph = ctx.view.graph;
+  const held = codesByColumn.get(column);
+  if (held !== undefined && held.graph === graph) return held.codes;
+  const index = positionIndex(column, graph);
+  const codes = new Int32Array(graph.nodeCount);
+  const known = new Map<unknown, number>();
+  for (let p = 0; p < codes.length; p++) {
+    const at = index[p];
+    const v = at < 0 ? null : (column.values[at] as unknown) ?? null;
+    if (v === null) codes[p] = -1;
+    else if (typeof v === 'object') codes[p] = -2;
+    else {
+      let code = known.get(v);
+      if (code === undefined) known.set(v, (code = known.size));
+      codes[p] = code;
+    }
+  }
+  codesByColumn.set(column, { graph, codes });
+  return codes;
+}
+
+/** The pair tests of a step's prefilter (`startVar`: the start node's variable, `endVar`: the far end's). */
+export function pairTestsOf(pre: Prefilter | null, startVar: string | null, endVar: string | null, ctx: ExecContext): PairTest[] {
+  if (pre === null || startVar === null || endVar === null || startVar === endVar) return [];
+  const out: PairTest[] = [];
+  for (const { expr: e } of pre) {
+    if (e.t !== 'cmp' || e.ops.length !== 1 || (e.ops[0] !== '<>' && e.ops[0] !== '=')) continue;
+    const [l, r] = e.args;
+    if (l.t !== 'prop' || r.t !== 'prop' || l.target.t !== 'var' || r.target.t !== 'var') continue;
+    const sides = l.target.name === startVar && r.target.name === endVar ? [l.key, r.key] : l.target.name === endVar && r.target.name === startVar ? [r.key, l.key] : null;
+    if (sides === null) continue;
+    const a = ctx.probeColumns.get(sides[0]);
+    const b = ctx.probeColumns.get(sides[1]);
+    if (a === undefined || b === undefined) continue;
+    if (a !== b) continue; // codes are per column: the same key on both sides
+    const codes = codesOf(a, ctx);
+    out.push({ start: codes, end: codes, equal: e.ops[0] === '=' });
+  }
+  return out;
+}
+
+/** Whether a match (start and far end by snapshot position) may pass its pair tests: false only when one of them is decided not true. */
+export function pairPasses(tests: PairTest[], startPos: number, endPos: number): boolean {
+  for (let i = 0; i < tests.length; i++) {
+    const t = tests[i];
+    const a = startPos < 0 ? -2 : t.start[startPos];
+    const b = t.end[endPos];
+    if (a === -2 || b === -2) continue;
+    if (a === -1 || b === -1) return false;
+    if ((a === b) !== t.equal) return false;
+  }
+  return true;
 }

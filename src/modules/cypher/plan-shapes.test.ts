@@ -56,6 +56,9 @@ const CONSTRUCTED = [
   'MATCH (a)-[r:MemberOf]-(b) WHERE r.isprimarygroup RETURN a, b',
   'MATCH (a)-[r:MemberOf]->(b)-[s:AD_ATTACK_PATHS]->(c) WHERE s.isacl AND NOT r.isprimarygroup RETURN a, c',
   'MATCH (a)-[r]->(b) WHERE r.isacl AND a.domainsid <> b.domainsid RETURN a, r, b',
+  'MATCH (a)-[r]->(b) WHERE a.enabled = b.enabled AND a.domainsid = b.domainsid RETURN a, type(r), b',
+  'MATCH (a)<-[:MemberOf]-(b) WHERE b.serviceprincipalnames <> a.serviceprincipalnames OR a.hasspn = b.hasspn RETURN a, b',
+  'MATCH (a:User)-[r]->(b) WHERE b.admincount <> a.admincount RETURN a, b',
   'MATCH (n)-[r:AD_ATTACK_PATHS]->(m) WHERE NOT r:MemberOf RETURN n, r, m',
   'MATCH (n)-[r:MemberOf|AdminTo|HasSession]->(m) WHERE r:AdminTo|HasSession AND n.enabled RETURN n, r',
   'MATCH (n)-[r:MemberOf]->(m) WHERE NOT r:MemberOf RETURN n',
@@ -94,7 +97,7 @@ test('start candidates from relationship kinds, presence tests, relationship pre
     const outcomes = await ingestFiles(t.db, files.map((f) => ({ path: FIXTURES + f })));
     assert.deepEqual(outcomes.filter((o) => o.error), []);
     await analyzeGraph(t.db);
-    const taken = { edgeAnchors: 0, presence: 0, edgePushdown: 0, matchOnce: 0, sqlNarrow: 0, columns: 0, streamAggregation: 0, groupsClosedEarly: 0, prefilter: 0, prefilterDropped: 0, wide: 0, wideScans: 0, edgeColumns: 0, farEnds: 0, storeScans: 0, storeProbes: 0 };
+    const taken = { edgeAnchors: 0, presence: 0, edgePushdown: 0, matchOnce: 0, sqlNarrow: 0, columns: 0, streamAggregation: 0, groupsClosedEarly: 0, prefilter: 0, prefilterDropped: 0, wide: 0, wideScans: 0, edgeColumns: 0, farEnds: 0, storeScans: 0, storeProbes: 0, pairTests: 0 };
     const finalLimit = /\bLIMIT\s+\d+\s*;?\s*$/i;
     for (const query of [...CONSTRUCTED, ...AD_QUERIES.map((q) => q.query)]) {
       for (const text of finalLimit.test(query) ? [query.replace(finalLimit, ''), query] : [query]) {
@@ -133,6 +136,7 @@ test('start candidates from relationship kinds, presence tests, relationship pre
           taken.edgeColumns += result.ctx.plan.edgeColumnsTaken;
           taken.farEnds += result.ctx.plan.farEndsTaken;
           taken.storeProbes += result.ctx.plan.storeTaken;
+          taken.pairTests += options.pairTests === false ? 0 : result.ctx.plan.pairTestsTaken;
           return result.rows;
         }
       };
@@ -153,6 +157,7 @@ test('start candidates from relationship kinds, presence tests, relationship pre
       assert.deepEqual(canonical(await run({}, true, false, true)), plain, text);
       assert.deepEqual(canonical(await run({ sqlNarrowAt: 1, wideAt: 1 }, true, false, true)), plain, text);
       assert.deepEqual(canonical(await run({ sqlNarrowAt: 1, wideAt: 1, farEnds: false }, true, true, true)), plain, text);
+      assert.deepEqual(canonical(await run({ sqlNarrowAt: 1, wideAt: 1, pairTests: false }, true, false, true)), plain, text);
       assert.deepEqual(canonical(await run({ edgeAnchors: false, presence: false, edgePushdown: false })), plain, text);
       assert.deepEqual(canonical(await run({ presence: false, edgePushdown: false })), plain, text);
       assert.deepEqual(canonical(await run({ edgeAnchors: false, edgePushdown: false })), plain, text);
@@ -174,6 +179,7 @@ test('start candidates from relationship kinds, presence tests, relationship pre
     assert.ok(taken.wide >= 20, `wide columns read for the probe and the prefilter ${taken.wide} times`);
     assert.ok(taken.groupsClosedEarly >= 100, `groups finished as their anchor changed: ${taken.groupsClosedEarly}`);
     assert.ok(taken.storeScans >= 20, `scans from the node store ${taken.storeScans} times`);
+    assert.ok(taken.pairTests >= 5, `start / far end comparisons tested by column codes ${taken.pairTests} times`);
     assert.ok(taken.storeProbes >= 20, `node store columns held for the probe and prefilters ${taken.storeProbes} times`);
   } finally {
     await t.close();
