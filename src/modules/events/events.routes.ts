@@ -4,7 +4,8 @@ import { applyFilters, applySort, defineQuery, type ParsedQuery } from '../../ht
 import { route } from '../../http/route.ts';
 import { audited } from '../../audit/audit.ts';
 import { EventBody, EventSchema } from './events.schema.ts';
-import { createEvent, getEvent, keptEvent, removeEvent, replaceEvent, toWireEvents } from './events.service.ts';
+import { JSON_TYPE } from '../../http/json-body.ts';
+import { createEvent, getEvent, keptEventText, removeEvent, replaceEvent, toWireEvents } from './events.service.ts';
 
 const hydrateParams = {
   hydrate_ous: { type: 'boolean', default: true, description: 'true: OU references with name, type, exists; false: objectids' },
@@ -56,12 +57,13 @@ export const eventRoutes = [
     url: '/api/v2/events/:event_id',
     config: { access: { permissions: ['clients/Read'] }, enterprise: true, query: oneQuery, cache: { reads: EVENT_READS } },
     schema: { tags, summary: 'Get a scheduled collection event (spec 4.8)', params: Params, response: { 200: DataEnvelope(Event), ...errorResponses(400, 401, 403, 404) } },
-    handler: (request) => {
-      // Answered synchronously (no promise) when the event and its references are kept; else read.
+    handler: (request, reply) => {
+      // Answered synchronously (no promise, no serializer) when the event and its references are kept; else read.
       const { db } = request.server;
-      const kept = keptEvent(db, request.params.event_id, flags(request.parsedQuery));
-      if (kept !== undefined) return { data: kept };
-      return getEvent(db, request.params.event_id, flags(request.parsedQuery)).then((data) => ({ data }));
+      const hydrate = flags(request.parsedQuery);
+      const kept = keptEventText(db, request.params.event_id, hydrate);
+      if (kept !== undefined) return reply.type(JSON_TYPE).send(kept);
+      return getEvent(db, request.params.event_id, hydrate).then((data) => ({ data }));
     },
   }),
   route<P & { Body: EventBody }>({

@@ -8,7 +8,8 @@ import { badRequest, notFound } from '../../http/errors.ts';
 import { findClient } from '../clients/clients.repository.ts';
 import type { ClientEventRow } from '../jobs/collection.tables.ts';
 import { bumpJobsVersion, targetIds } from '../jobs/jobs.repository.ts';
-import { knownObjectIds, resolveObjectIds } from '../jobs/targets.repository.ts';
+import { domainRef, knownObjectIds, ouRef, resolveObjectIds } from '../jobs/targets.repository.ts';
+import { parseIds } from '../jobs/jobs.schema.ts';
 import { deleteEvent, findEvent, insertEvent, storedSwitches, updateEvent } from './events.repository.ts';
 import { nextOccurrence, normaliseRule } from './rrule.ts';
 import { scheduleEvent } from './scheduler.ts';
@@ -69,10 +70,18 @@ const eventById = prepared((k) => k.selectFrom('client_events').selectAll().wher
 /**
  * Every event by id, read in one statement and kept while client_events is unchanged (src/db/data-versions.ts), for
  * tables of at most EVENTS_KEPT events (a deployment has a few hundred; the bench 25,000); larger ones are read by id.
+ * With the rows go their answers' texts (EventText), made at an event's first kept request: a write to the table
+ * replaces the whole entry, so no text outlives the row it was made from.
  */
 const EVENTS_KEPT = 100_000;
 const EVENT_TABLES = ['client_events'] as const;
-const eventsKept = new WeakMap<Db, { stamp: string; rows: Promise<Map<number, ClientEventRow> | null>; read?: Map<number, ClientEventRow> | null }>();
+interface KeptEvents {
+  stamp: string;
+  rows: Promise<Map<number, ClientEventRow> | null>;
+  read?: Map<number, ClientEventRow> | null;
+  texts: Map<number, EventText>;
+}
+const eventsKept = new WeakMap<Db, KeptEvents>();
 
 async function keptEvents(db: Db): Promise<Map<number, ClientEventRow> | null> {
   if (!db.versions.usable()) return null;
@@ -81,7 +90,7 @@ async function keptEvents(db: Db): Promise<Map<number, ClientEventRow> | null> {
   if (!held || held.stamp !== stamp) {
     const rows = db.kysely.selectFrom('client_events').selectAll().limit(EVENTS_KEPT + 1).execute()
       .then((all) => (all.length > EVENTS_KEPT ? null : new Map(all.map((r) => [Number(r.id), r]))), () => null);
-    const entry: { stamp: string; rows: typeof rows; read?: Map<number, ClientEventRow> | null } = { stamp, rows };
+    const entry: KeptEvents = { stamp, rows, texts: new Map() };
     void rows.then((read) => (entry.read = read));
     eventsKept.set(db, (held = entry));
   }
@@ -91,17 +100,93 @@ async function keptEvents(db: Db): Promise<Map<number, ClientEventRow> | null> {
 }
 
 /**
- * getEvent's answer when everything it needs is kept (the events, and what their OUs / domains resolve to): no
- * statement, no promise. Undefined when something is not kept (getEvent reads it); throws as getEvent would.
+ * GET /events/{id}'s answer, `{"data":<event>}`, in pieces that do not depend on the hydration flags: JSON.stringify
+ * of the wire form (the same bytes as the route's serializer: the schema's field order, strings escaped alike; the
+ * tests compare both), split around the targets.
  */
-export function keptEvent(db: Db, id: number, flags: HydrateFlags): ReturnType<typeof toWireEvent> | undefined {
+interface EventText {
+  /** Up to and with `"ous":`. */
+  head: string;
+  /** From `,"created_at":` to the end. */
+  tail: string;
+  ous: readonly string[];
+  domains: readonly string[];
+  /** The targets as plain objectids (hydrate_ous / hydrate_domains false). */
+  plainOus: string;
+  plainDomains: string;
+}
+const NOT_HYDRATED = { ous: false, domains: false, resolved: new Map() } as const;
+const TARGETS = '"ous":[],"domains":[]';
+
+function eventText(row: ClientEventRow): EventText {
+  const wire = toWireEvent(row, NOT_HYDRATED);
+  const plainOus = JSON.stringify(wire.ous);
+  const plainDomains = JSON.stringify(wire.domains);
+  // Inside a JSON string every quote is escaped: TARGETS can only be the two fields themselves.
+  const text = JSON.stringify({ data: { ...wire, ous: [], domains: [] } });
+  const at = text.indexOf(TARGETS);
+  return {
+    head: text.slice(0, at + '"ous":'.length),
+    tail: text.slice(at + TARGETS.length),
+    ous: parseIds(row.ous),
+    domains: parseIds(row.domains),
+    plainOus,
+    plainDomains,
+  };
+}
+
+/**
+ * Hydrated references as JSON (ouRef / domainRef of what the objectid resolves to), per objectid as written in the
+ * event, while `nodes` is unchanged (the snapshot the references were resolved at; knownObjectIds' own rule); at most
+ * REF_TEXTS_KEPT of each kind.
+ */
+const refTextsKept = new WeakMap<DataVersions, { nodes: string; ou: Map<string, string>; domain: Map<string, string> }>();
+const NODES = ['nodes'] as const;
+const REF_TEXTS_KEPT = 100_000;
+
+/** The hydrated targets as a JSON array, or undefined when one objectid is not resolved yet (getEvent resolves it). */
+function refsText(ids: readonly string[], kind: 'ou' | 'domain', versions: DataVersions): string | undefined {
+  if (ids.length === 0) return '[]';
+  const nodes = versions.snapshot(NODES);
+  let kept = refTextsKept.get(versions);
+  if (!kept || kept.nodes !== nodes) refTextsKept.set(versions, (kept = { nodes, ou: new Map(), domain: new Map() }));
+  const texts = kept[kind];
+  let out = '[';
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i];
+    let text = texts.get(id);
+    if (text === undefined) {
+      const resolved = knownObjectIds([id], versions);
+      if (resolved === undefined) return undefined;
+      text = JSON.stringify(kind === 'ou' ? ouRef(resolved, id) : domainRef(resolved, id));
+      if (texts.size >= REF_TEXTS_KEPT) texts.clear();
+      texts.set(id, text);
+    }
+    out += i === 0 ? text : ',' + text;
+  }
+  return out + ']';
+}
+
+/**
+ * getEvent's answer as JSON text (`{"data":…}`) when everything it needs is kept (the events, and what their OUs /
+ * domains resolve to): no statement, no promise, no wire object. Undefined when something is not kept (getEvent
+ * reads it); throws as getEvent would.
+ */
+export function keptEventText(db: Db, id: number, flags: HydrateFlags): string | undefined {
   const held = eventsKept.get(db);
-  if (!held?.read || !db.versions.usable() || db.versions.snapshot(EVENT_TABLES) !== held.stamp) return undefined;
-  const row = held.read.get(id);
-  if (!row) throw notFound();
-  const ids = targetIds([row], flags.ous, flags.domains);
-  const resolved = ids.size ? knownObjectIds(ids, db.versions) : new Map();
-  return resolved && toWireEvent(row, { ...flags, resolved });
+  const { versions } = db;
+  if (!held?.read || !versions.usable() || versions.snapshot(EVENT_TABLES) !== held.stamp) return undefined;
+  let text = held.texts.get(id);
+  if (text === undefined) {
+    const row = held.read.get(id);
+    if (!row) throw notFound();
+    held.texts.set(id, (text = eventText(row)));
+  }
+  const ous = flags.ous ? refsText(text.ous, 'ou', versions) : text.plainOus;
+  if (ous === undefined) return undefined;
+  const domains = flags.domains ? refsText(text.domains, 'domain', versions) : text.plainDomains;
+  if (domains === undefined) return undefined;
+  return text.head + ous + ',"domains":' + domains + text.tail;
 }
 
 export async function getEvent(db: Db, id: number, flags: HydrateFlags) {
