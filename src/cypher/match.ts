@@ -765,6 +765,8 @@ async function step(part: PatternPart, i: number, side: 'right' | 'left', partia
       const outbound = hop.direction === 'outbound';
       const slots = ctx.view.edgeSlotsOf(start, hop.direction, hop.kinds);
       const startPos = g.position(start);
+      // The far end's label test by snapshot position (no id lookup) when it is none or one stored kind.
+      const label = target.labels === null ? null : target.labels.t === 'label' && !target.labels.name.startsWith('Tag_') ? g.kinds.get(target.labels.name) : undefined;
       for (let j = 0; j < slots.length; j++) {
         const slot = slots[j];
         const id = g.edgeIds[slot];
@@ -774,8 +776,9 @@ async function step(part: PatternPart, i: number, side: 'right' | 'left', partia
         if (already !== undefined && already !== end) continue;
         if (only !== undefined && !only.has(id)) continue;
         if (far !== null && !far.has(end)) continue;
-        if (!nodeMatchesStatic(target, end, ctx)) continue;
-        if (pairs.length > 0 && !pairPasses(pairs, startPos, outbound ? g.edgeDst[slot] : g.edgeSrc[slot])) {
+        const endPos = outbound ? g.edgeDst[slot] : g.edgeSrc[slot];
+        if (label === undefined ? !nodeMatchesStatic(target, end, ctx) : label !== null && (label < 0 || !g.hasKindId(endPos, label))) continue;
+        if (pairs.length > 0 && !pairPasses(pairs, startPos, endPos)) {
           ctx.plan.prefilterDropped++;
           continue;
         }
