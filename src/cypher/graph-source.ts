@@ -57,7 +57,7 @@ export const STORE_FROM = 20_000;
 export class GraphSource {
   private viewPromise: Promise<GraphView> | null = null;
   /** Scans answered from kept property columns / objectid suffixes (tests check the path is taken). */
-  readonly stats = { columnScans: 0, wideReads: 0, wideScans: 0, storeScans: 0 };
+  readonly stats = { columnScans: 0, wideReads: 0, wideScans: 0, storeScans: 0, tailScans: 0 };
   private readonly kindCounts = new Map<string | null, number>();
 
   /**
@@ -242,7 +242,9 @@ export class GraphSource {
       if (p.key === 'objectid') return tails !== undefined && p.op === 'ends' && p.value.includes('-');
       return columns.has(p.key);
     };
-    const testable = spec.predicates.filter((p) => (keysOf(p, named)?.every((k) => columns.has(k)) ?? false) || (tails !== undefined && inMemory(p)));
+    const byTails = spec.predicates.filter((p) => !(keysOf(p, named)?.every((k) => columns.has(k)) ?? false) && tails !== undefined && inMemory(p));
+    if (byTails.length > 0) this.stats.tailScans++;
+    const testable = spec.predicates.filter((p) => (keysOf(p, named)?.every((k) => columns.has(k)) ?? false) || byTails.includes(p));
     if (driver === null && !(fromStore && testable.length > 0)) {
       for (const p of spec.predicates) {
         const keys = keysOf(p);

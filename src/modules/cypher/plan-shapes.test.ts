@@ -59,6 +59,8 @@ const CONSTRUCTED = [
   'MATCH (a)-[r]->(b) WHERE a.enabled = b.enabled AND a.domainsid = b.domainsid RETURN a, type(r), b',
   'MATCH (a)<-[:MemberOf]-(b) WHERE b.serviceprincipalnames <> a.serviceprincipalnames OR a.hasspn = b.hasspn RETURN a, b',
   'MATCH (a:User)-[r]->(b) WHERE b.admincount <> a.admincount RETURN a, b',
+  "MATCH (n:Base) WHERE (n.objectid ENDS WITH '-512' OR n.name STARTS WITH 'ADMIN' OR n.objectid ENDS WITH '-500') AND n.enabled = true RETURN n",
+  "MATCH (n) WHERE n.objectid ENDS WITH '-513' OR n.objectid ENDS WITH 'S-1-5-11' OR n.hasspn RETURN n.name",
   'MATCH (n)-[r:AD_ATTACK_PATHS]->(m) WHERE NOT r:MemberOf RETURN n, r, m',
   'MATCH (n)-[r:MemberOf|AdminTo|HasSession]->(m) WHERE r:AdminTo|HasSession AND n.enabled RETURN n, r',
   'MATCH (n)-[r:MemberOf]->(m) WHERE NOT r:MemberOf RETURN n',
@@ -97,7 +99,7 @@ test('start candidates from relationship kinds, presence tests, relationship pre
     const outcomes = await ingestFiles(t.db, files.map((f) => ({ path: FIXTURES + f })));
     assert.deepEqual(outcomes.filter((o) => o.error), []);
     await analyzeGraph(t.db);
-    const taken = { edgeAnchors: 0, presence: 0, edgePushdown: 0, matchOnce: 0, sqlNarrow: 0, columns: 0, streamAggregation: 0, groupsClosedEarly: 0, prefilter: 0, prefilterDropped: 0, wide: 0, wideScans: 0, edgeColumns: 0, farEnds: 0, storeScans: 0, storeProbes: 0, pairTests: 0 };
+    const taken = { edgeAnchors: 0, presence: 0, edgePushdown: 0, matchOnce: 0, sqlNarrow: 0, columns: 0, streamAggregation: 0, groupsClosedEarly: 0, prefilter: 0, prefilterDropped: 0, wide: 0, wideScans: 0, edgeColumns: 0, farEnds: 0, storeScans: 0, storeProbes: 0, pairTests: 0, tailScans: 0 };
     const finalLimit = /\bLIMIT\s+\d+\s*;?\s*$/i;
     for (const query of [...CONSTRUCTED, ...AD_QUERIES.map((q) => q.query)]) {
       for (const text of finalLimit.test(query) ? [query.replace(finalLimit, ''), query] : [query]) {
@@ -116,6 +118,7 @@ test('start candidates from relationship kinds, presence tests, relationship pre
             taken.columns += source.stats.columnScans;
             taken.wideScans += source.stats.wideScans;
             taken.storeScans += source.stats.storeScans;
+            taken.tailScans += source.stats.tailScans;
           }
         } catch (err) {
           if (err instanceof CypherError) return err.message;
@@ -179,6 +182,7 @@ test('start candidates from relationship kinds, presence tests, relationship pre
     assert.ok(taken.wide >= 20, `wide columns read for the probe and the prefilter ${taken.wide} times`);
     assert.ok(taken.groupsClosedEarly >= 100, `groups finished as their anchor changed: ${taken.groupsClosedEarly}`);
     assert.ok(taken.storeScans >= 20, `scans from the node store ${taken.storeScans} times`);
+    assert.ok(taken.tailScans >= 3, `scans testing objectid suffixes inside ORs by the store's tail hashes ${taken.tailScans} times`);
     assert.ok(taken.pairTests >= 5, `start / far end comparisons tested by column codes ${taken.pairTests} times`);
     assert.ok(taken.storeProbes >= 20, `node store columns held for the probe and prefilters ${taken.storeProbes} times`);
   } finally {
