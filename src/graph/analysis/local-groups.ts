@@ -21,7 +21,9 @@ export const LOCAL_GROUP_RULES: ReadonlyArray<{ kind: string; suffix: string }> 
 /**
  * AdminTo / CanPSRemote / ExecuteDCOM (and CanRDP where user rights do not restrict it): one insert …
  * select per rule, by index lookups from the local groups. `restricted` adds CanRDP's condition: the
- * computer has no user-rights data, or its RDP group holds RemoteInteractiveLogonRight on it.
+ * computer has no user-rights data, or its RDP group holds RemoteInteractiveLogonRight on it. The
+ * edges are written in the unique index's order (start, kind, end): its pages are visited in one
+ * sweep rather than at random (as Owns / WriteOwner, ownership.ts).
  */
 export async function localGroupEdges(ctx: AnalysisContext, kind: string, suffix: string, unrestrictedOnly = false): Promise<void> {
   const pg = ctx.dialect === 'postgres';
@@ -46,6 +48,7 @@ export async function localGroupEdges(ctx: AnalysisContext, kind: string, suffix
       join edges m on m.end_id = lg.grp and m.kind = 'MemberOfLocalGroup'
       join nodes s on s.id = m.start_id
         and (s.kinds like '%"User"%' or s.kinds like '%"Group"%' or s.kinds like '%"Computer"%')
+      order by m.start_id, lg.computer
       on conflict (start_id, kind, end_id) do nothing`);
     return;
   }
@@ -59,6 +62,7 @@ export async function localGroupEdges(ctx: AnalysisContext, kind: string, suffix
     join nodes s on s.id = m.start_id
       and (s.kinds like '%"User"%' or s.kinds like '%"Group"%' or s.kinds like '%"Computer"%')
     where g.objectid like ${`%${suffix}`} ${unrestricted}
+    order by m.start_id, l.end_id
     on conflict (start_id, kind, end_id) do nothing`);
 }
 

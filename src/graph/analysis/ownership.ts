@@ -29,9 +29,10 @@ export async function ownership(ctx: AnalysisContext, kind: 'Owns' | 'WriteOwner
     : sql`1 = 1`;
   // SQLite: from the nodes (an index) to their raw edges by the (end, kind) index, rather than a
   // scan of the whole edges table (~15% of the rule at 100,000 users); written in the raw edges'
-  // order, as that scan wrote them.
+  // order, as that scan wrote them. PostgreSQL: written in the unique index's order (start, kind,
+  // end), so that its pages are visited in one sweep rather than at random.
   const from = pg
-    ? sql`from edges e join nodes t on t.id = e.end_id where e.kind = ${raw} and ${notEnforced}`
+    ? sql`from edges e join nodes t on t.id = e.end_id where e.kind = ${raw} and ${notEnforced} order by e.start_id, e.end_id`
     : sql`from nodes t cross join edges e where e.end_id = t.id and e.kind = ${raw} and ${notEnforced} order by e.id`;
   await ctx.insertSelect(kind, sql`
     insert into edges (start_id, end_id, kind, properties, last_seen)

@@ -12,6 +12,7 @@ import SQLite from 'better-sqlite3';
 import type { Db } from '../../db/create-db.ts';
 import type { EdgeInput, NodeInput } from '../merge.ts';
 import type { FlatBatch } from '../ingest/flat-batch.ts';
+import { checkpointLater } from './checkpointer.ts';
 import { IdCache } from './id-cache.ts';
 import { PgGraphWriter } from './pg-writer.ts';
 import { SqliteGraphWriter } from './sqlite-writer.ts';
@@ -98,7 +99,12 @@ async function graphTransaction<T>(db: Db, fn: (writer: GraphWriter) => Promise<
     conn.pragma('busy_timeout = 60000');
     conn.pragma('cache_size = -65536');
     conn.pragma('temp_store = FILE'); // the edge stage (sqlite-writer.ts) goes to disk, not to memory
-    return await sqliteTransaction(conn, fn, ids);
+    // The commit does not copy the WAL into the database: a thread of its own does, while the
+    // next document is read (checkpointer.ts).
+    conn.pragma('wal_autocheckpoint = 0');
+    const result = await sqliteTransaction(conn, fn, ids);
+    checkpointLater(bulk.path);
+    return result;
   } finally {
     conn.close();
     // Committed on a connection of its own: probe now, so that the next request sees it at once

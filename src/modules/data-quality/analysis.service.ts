@@ -1,7 +1,7 @@
 /**
  * The analysis after each ingest (CLI or upload job): BloodHound's post-processing
  * (src/graph/analysis/), then the data-quality records as BloodHound computes them
- * (cmd/api/src/analysis/ad/queries.go GraphStats) and tag membership (at once on PostgreSQL). One run_id per run:
+ * (cmd/api/src/analysis/ad/queries.go GraphStats) and tag membership (at once on PostgreSQL and on a SQLite file). One run_id per run:
  *   per collected domain (Domain with `collected: true`) / per tenant (AZTenant) one stat record:
  *     counts         nodes of that domain / tenant (environment id) by primary kind
  *     relationships  edges whose **start** node belongs to it; `acls` those of an ACE kind (ACL_KINDS);
@@ -16,13 +16,14 @@
  * Nodes and edges of no domain count nowhere.
  */
 import { randomUUID } from 'node:crypto';
-import SQLite from 'better-sqlite3';
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../db/create-db.ts';
 import { nowMicros } from '../../db/time.ts';
 import type { AdCounts, AzureCounts } from './data-quality.tables.ts';
 import { refreshTagMemberships } from '../asset-group-tags/membership.service.ts';
 import { postProcess, type PostProcessingResult } from '../../graph/analysis/post-processing.ts';
+import { readRowsOnThread, stopReadThread } from '../../graph/analysis/read-thread.ts';
+import { checkpointLater } from '../../graph/bulk/checkpointer.ts';
 
 export const ACL_KINDS = [
   'AllExtendedRights', 'ForceChangePassword', 'AddMember', 'AddAllowedToAct', 'GenericAll', 'WriteDacl', 'WriteOwner',
@@ -85,24 +86,38 @@ export async function analyzeGraph(db: Db): Promise<AnalysisResult> {
     : null;
   const shrunk = cacheSize !== null && Number.isFinite(cacheSize);
   if (shrunk) await sql.raw(`pragma cache_size = ${ANALYSIS_CACHE_KIB}`).execute(db.kysely);
+  // On a SQLite file, post-processing's commit (a million derived edges at 300,000 users) does not copy
+  // the WAL into the database itself: the checkpoint thread does, while data quality and tag
+  // membership run (src/graph/bulk/checkpointer.ts).
+  const file = db.bulk.dialect === 'sqlite' && db.bulk.path !== null ? { conn: db.bulk.database, path: db.bulk.path } : null;
+  const autoCheckpoint = file ? file.conn.pragma('wal_autocheckpoint', { simple: true }) as number : 0;
+  file?.conn.pragma('wal_autocheckpoint = 0');
   try {
     const postProcessing = await postProcess(db);
+    if (file) checkpointLater(file.path);
     const timed = async <T>(fn: () => Promise<T>): Promise<[T, number]> => {
       const started = performance.now();
       const value = await fn();
       return [value, (performance.now() - started) / 1000];
     };
-    const quality = () => timed(() => dataQuality(db));
+    // The read thread (SQLite) stops when data quality is done: its memory is not held during tag membership's peak.
+    const quality = () => timed(() => dataQuality(db).finally(stopReadThread));
     const tags = () => timed(() => refreshTagMemberships(db)); // asset group tag membership follows every ingest
-    // Both only read the post-processed graph (and write apart). On PostgreSQL the server does most
-    // of their work, on connections of their own: they run at once. SQLite's calls are synchronous.
-    const [[runId, dataQualitySeconds], [, tagMembershipSeconds]] = db.dialect === 'postgres'
+    // Both only read the post-processed graph (and write apart): they run at once. On PostgreSQL the
+    // server does most of their work, on connections of their own; on a SQLite file data quality's
+    // aggregates run on a thread of their own while tag membership runs on this one (an in-memory
+    // database has one connection: one after the other).
+    const [[runId, dataQualitySeconds], [, tagMembershipSeconds]] = db.dialect === 'postgres' || file
       ? await bothSettled(quality(), tags())
       : [await quality(), await tags()];
     return { runId, postProcessing, dataQualitySeconds, tagMembershipSeconds };
   } finally {
     if (db.dialect === 'sqlite') await sql`pragma temp_store = memory`.execute(db.kysely);
     if (shrunk) await sql.raw(`pragma cache_size = ${cacheSize}`).execute(db.kysely);
+    if (file) {
+      file.conn.pragma(`wal_autocheckpoint = ${autoCheckpoint}`);
+      checkpointLater(file.path);
+    }
   }
 }
 
@@ -118,9 +133,10 @@ async function bothSettled<A, B>(a: Promise<A>, b: Promise<B>): Promise<[A, B]> 
 }
 
 /**
- * Runs one whole-graph aggregate. On a SQLite file it runs on a short-lived read-only connection
- * with a small page cache (the sorts spill to disk), so the server's connection keeps its cache and
- * the process its memory; elsewhere through Kysely.
+ * Runs one whole-graph aggregate. On a SQLite file it runs on a read-only connection with a small
+ * page cache (the sorts spill to disk) in a thread of its own (src/graph/analysis/read-thread.ts), so
+ * the server's connection keeps its cache, the process its memory, and the main thread is free for
+ * tag membership meanwhile; elsewhere through Kysely.
  */
 async function aggregate<T>(db: Db, query: RawBuilder<T>): Promise<T[]> {
   const rows: T[] = [];
@@ -136,14 +152,7 @@ async function aggregateEach<T>(db: Db, query: RawBuilder<T>, each: (row: T) => 
     return;
   }
   const compiled = query.compile(db.kysely);
-  const conn = new SQLite(bulk.path, { readonly: true });
-  try {
-    conn.pragma('cache_size = -8192');
-    conn.pragma('temp_store = FILE');
-    for (const row of conn.prepare(compiled.sql).iterate(...(compiled.parameters as unknown[]))) each(row as T);
-  } finally {
-    conn.close();
-  }
+  for await (const row of readRowsOnThread(bulk.path, compiled.sql, compiled.parameters)) each(row as T);
 }
 
 /** JSON property access in SQL, per dialect: a boolean true test, a number (null when not a number), a string. */
