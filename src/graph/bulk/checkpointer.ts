@@ -18,24 +18,26 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 
-/** The worker: one connection per database path, `wal_checkpoint(PASSIVE)` per request, its result posted back. */
+/**
+ * The worker: per request a connection to the database (which must exist: a database removed
+ * meanwhile is not created again), `wal_checkpoint(PASSIVE)`, closed again (no connection is held
+ * between documents), the result posted back.
+ */
 const WORKER = `(async () => {
   const { parentPort, workerData } = await import('node:worker_threads');
   const { default: SQLite } = await import(workerData);
-  const conns = new Map();
   parentPort.on('message', ({ path }) => {
     let result;
+    let conn;
     try {
-      let conn = conns.get(path);
-      if (!conn) {
-        conn = new SQLite(path);
-        conn.pragma('busy_timeout = 5000');
-        conns.set(path, conn);
-      }
+      conn = new SQLite(path, { fileMustExist: true });
+      conn.pragma('busy_timeout = 5000');
       const [row] = conn.pragma('wal_checkpoint(PASSIVE)');
       result = { path, log: row.log, checkpointed: row.checkpointed };
     } catch (err) {
       result = { path, error: String(err && err.message || err) };
+    } finally {
+      try { conn?.close(); } catch {}
     }
     parentPort.postMessage(result);
   });
