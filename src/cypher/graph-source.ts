@@ -54,6 +54,8 @@ const RARE = 1_000;
 /** A scan testing property keys over more candidates than this reads the node store (node-store.ts) when it is not held. */
 export const STORE_FROM = 20_000;
 
+export interface GraphSourceOptions { columns?: boolean; keptColumns?: boolean; wideScansFrom?: number; store?: boolean; storeFrom?: number }
+
 export class GraphSource {
   private viewPromise: Promise<GraphView> | null = null;
   /** Scans answered from kept property columns / objectid suffixes (tests check the path is taken). */
@@ -68,7 +70,7 @@ export class GraphSource {
    * (node-store.ts), read by a scan over more candidates than `storeFrom` (STORE_FROM; a test sets 0) and by
    * any wide column read.
    */
-  constructor(readonly db: Db, private readonly options: { columns?: boolean; keptColumns?: boolean; wideScansFrom?: number; store?: boolean; storeFrom?: number } = {}) {}
+  constructor(readonly db: Db, private readonly options: GraphSourceOptions = {}) {}
 
   private get store(): boolean {
     return this.options.store !== false && this.options.columns !== false;

@@ -2,7 +2,11 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { upsertNodes } from '../graph/store.repository.ts';
 import { refreshTagMemberships } from '../modules/asset-group-tags/membership.service.ts';
-import { cypherSeedNodes, SeedGraph } from './selectors.ts';
+import { heldStore } from './node-store.ts';
+import { cypherSeedNodes, SeedGraph, SelectorSource } from './selectors.ts';
+import { executeQuery } from './execute.ts';
+import { GraphSource } from './graph-source.ts';
+import { prepareCypher } from './prepare.ts';
 import { buildTagGraph, ENV } from '../test/tag-graph.ts';
 import { createTestApp, errorOf, type TestApp } from '../test/harness.ts';
 
@@ -82,4 +86,22 @@ test('after an ingest the seeds read every node and only the edge kinds they nam
   const full = new SeedGraph(t.db);
   assert.equal(await full.snapshot(), null);
   assert.deepEqual(seeds(await cypherSeedNodes(t.db, lab, full)), seeds(await cypherSeedNodes(t.db, lab)));
+});
+
+test('the selectors\' source never reads the node store (a refresh after an ingest would hold every node\'s properties)', async () => {
+  const own = await createTestApp();
+  try {
+    await buildTagGraph(own.db);
+    // An objectid suffix over every node and a property, scanned as over a large graph (storeFrom 0): the scans a
+    // query through the route answers from the store.
+    const query = prepareCypher("MATCH (n) WHERE n.objectid ENDS WITH '1' AND n.name CONTAINS '@' RETURN n.objectid AS id ORDER BY id");
+    const selected = await executeQuery(query, new SelectorSource(own.db, null, { storeFrom: 0 }));
+    assert.deepEqual(selected.rows.map((r) => r.id), ['G1', 'OU-1', 'P1', 'U1']);
+    assert.equal(heldStore(own.db), null);
+    // The route's source does read it on the same scan (so the assertion above can fail).
+    await executeQuery(query, new GraphSource(own.db, { storeFrom: 0 }));
+    assert.notEqual(heldStore(own.db), null);
+  } finally {
+    await own.close();
+  }
 });

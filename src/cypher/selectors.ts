@@ -10,7 +10,7 @@ import { collectIfLarge } from '../graph/ingest/heap-guard.ts';
 import type { PatternPart } from './ast.ts';
 import { CypherError } from './errors.ts';
 import { executeQuery } from './execute.ts';
-import { GraphSource, SMALL_SCAN, type ScanSpec } from './graph-source.ts';
+import { GraphSource, SMALL_SCAN, type GraphSourceOptions, type ScanSpec } from './graph-source.ts';
 import { expandTypes } from './macros.ts';
 import { prepareCypher, type PreparedQuery } from './prepare.ts';
 import { NodeRef, PathValue, RelRef, type Value } from './values.ts';
@@ -172,11 +172,17 @@ async function loadRestricted(db: Db, kinds: string[]): Promise<GraphSnapshot> {
 }
 
 /** Scans by kind for the selectors: the predicates of a scan over a small kind run on its rows only. */
-class SelectorSource extends GraphSource {
+export class SelectorSource extends GraphSource {
   private ownView: Promise<GraphView> | null = null;
 
-  constructor(db: Db, private readonly restricted: GraphSnapshot | null) {
-    super(db);
+  /**
+   * Without the node store (node-store.ts): a refresh after an ingest would read every node's properties
+   * into it (≈ 120 MB held, 0.7–0.9 GB of peak RSS at 300,000 users) to answer a few scans, in the import's
+   * process too, where nothing reads it afterwards; the selectors' own paths (SQL on a kind's rows, the
+   * objectid tails alone) cost a fraction of that. A server's first Cypher query reads the store itself.
+   */
+  constructor(db: Db, private readonly restricted: GraphSnapshot | null, options: GraphSourceOptions = {}) {
+    super(db, { ...options, store: false });
   }
 
   override view(): Promise<GraphView> {
